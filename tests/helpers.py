@@ -1,0 +1,36 @@
+"""Small helpers shared by the tests."""
+
+from __future__ import annotations
+
+import textwrap
+
+from tflsp.analysis.engine import Analyzer, ModuleResult
+from tflsp.catalog import load_catalog
+from tflsp.settings import Settings
+
+CATALOG = load_catalog()
+
+
+def analyzer(
+    select: str | tuple[str, ...] = "ALL", target_keras: str = "3", **settings: object
+) -> Analyzer:
+    selection = (select,) if isinstance(select, str) else select
+    config = Settings(select=selection, target_keras=target_keras, **settings).lint_config(CATALOG)  # type: ignore[arg-type]
+    return Analyzer(config, CATALOG, strict=True)
+
+
+def analyze(
+    source: str, select: str | tuple[str, ...] = "ALL", target_keras: str = "3"
+) -> ModuleResult:
+    return analyzer(select, target_keras).analyze(textwrap.dedent(source))
+
+
+def lint(
+    source: str, select: str | tuple[str, ...] = "ALL", target_keras: str = "3"
+) -> list[tuple[int, str]]:
+    """``(line, code)`` of every diagnostic for dedented ``source``."""
+    return [(d.line, d.code) for d in analyze(source, select, target_keras).diagnostics]
+
+
+def codes(source: str, select: str | tuple[str, ...] = "ALL", target_keras: str = "3") -> list[str]:
+    return [code for _, code in lint(source, select, target_keras)]

@@ -1,0 +1,88 @@
+"""Split a module into top-level blocks that can be parsed and analysed independently.
+
+A block is one top-level statement (with its decorators, comments and ``else``/``except``
+clauses).  Splitting uses no tokenizer: every line that starts in column 0 with code starts a
+candidate block, and the parser then tells whether the candidate was really complete.  A
+candidate that ends inside a bracket or a string fails with an end-of-input error and is merged
+with the next candidate; any other syntax error stays inside its own block, so a half-typed line
+never costs the rest of the module its diagnostics.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A line that starts with code in column 0.  Closing brackets and comments do not start blocks.
+_START_RE = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)
+# Clauses that continue the previous compound statement.
+_CONTINUATION_RE = re.compile(r"(?:else|elif|except|finally)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A candidate block: ``text`` starts at 1-based line ``start_line``."""
+
+    start_line: int
+    text: str
+
+    @property
+    def line_count(self) -> int:
+        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
+
+
+def split_chunks(source: str) -> list[Chunk]:
+    """Cut ``source`` at column-0 code lines; decorators and clauses stay with their statement."""
+    starts = [m.start() for m in _START_RE.finditer(source)]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    chunks: list[Chunk] = []
+    line = 1
+    prev = 0
+    bounds: list[tuple[int, int]] = []
+    for pos in starts[1:]:
+        bounds.append((prev, pos))
+        prev = pos
+    bounds.append((prev, len(source)))
+    pending_start = -1
+    pending_line = 1
+    for begin, end in bounds:
+        if pending_start < 0:
+            pending_start, pending_line = begin, line
+        line_after = line + source.count("\n", begin, end)
+        text_start = source[begin : begin + 16]
+        nxt = source[end : end + 16]
+        keep_going = end < len(source) and (
+            # A decorator (or decorators) joins the def/class it decorates.
+            (text_start.startswith("@") and not _has_def_or_class(source, begin, end))
+            # The next clause continues this compound statement.
+            or _CONTINUATION_RE.match(nxt) is not None
+        )
+        if not keep_going:
+            chunks.append(Chunk(pending_line, source[pending_start:end]))
+            pending_start = -1
+        line = line_after
+    if pending_start >= 0:
+        chunks.append(Chunk(pending_line, source[pending_start:]))
+    return chunks
+
+
+_DEF_RE = re.compile(r"^(?:async\s+def|def|class)\b", re.MULTILINE)
+
+
+def _has_def_or_class(source: str, begin: int, end: int) -> bool:
+    return _DEF_RE.search(source, begin, end) is not None
+
+
+# Messages CPython gives when the input ended inside a bracket, a string or a continuation.
+_EOF_MESSAGES = (
+    "was never closed",
+    "unterminated triple-quoted string",
+    "unexpected EOF",
+    "EOF while scanning",
+)
+
+
+def ends_inside_construct(message: str) -> bool:
+    """True when a syntax error means "the text stopped too early" (merge with what follows)."""
+    return any(fragment in message for fragment in _EOF_MESSAGES)

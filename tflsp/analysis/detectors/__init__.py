@@ -1,0 +1,1 @@
+"""One module per pattern family; each function decorated with ``@detector`` is discovered."""

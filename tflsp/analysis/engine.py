@@ -1,0 +1,310 @@
+"""Run the detectors over a module, block by block, reusing everything that did not change.
+
+Three caches make a one-line edit cheap:
+
+1. block text -> parse tree, node index, facts, suppressions;
+2. the facts of all blocks -> module summary (reused when no block's facts changed);
+3. (block text, summary fingerprint, rule set) -> findings.
+
+An edit inside one function therefore re-parses and re-checks that function only, unless it
+changes something module-wide (an import, a class's bases, which functions run as a graph).
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Generic, TypeVar
+
+from tflsp.analysis.blocks import split_chunks
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, syntax_error_diagnostic
+from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
+from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.parsing import ParsedBlock, parse_block
+from tflsp.analysis.registry import all_detectors, watched_names
+from tflsp.analysis.summary import ModuleSummary, build_summary
+from tflsp.analysis.suppressions import Suppression, find_suppressions
+from tflsp.catalog import Catalog, load_catalog
+
+log = logging.getLogger(__name__)
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+_MAX_MERGE = 3  # how many following candidates a block that "ended early" may swallow
+
+
+class LRU(Generic[K, V]):
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._data: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._data.get(key)
+        if value is not None:
+            self._data.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        self._data[key] = value
+        self._data.move_to_end(key)
+        if len(self._data) > self.size:
+            self._data.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+@dataclass(frozen=True)
+class LintConfig:
+    """The resolved rule set for one file (see :mod:`tflsp.settings` for the user-facing side)."""
+
+    enabled: frozenset[str]
+    severity: tuple[tuple[str, str], ...] = ()
+    target_keras: str = "auto"
+    legacy_env: bool = False
+    max_chars: int = 2_000_000
+
+    @property
+    def severity_map(self) -> dict[str, str]:
+        return dict(self.severity)
+
+
+@dataclass(eq=False)
+class BlockAnalysis:
+    text: str
+    parsed: ParsedBlock
+    index: NodeIndex | None
+    facts: BlockFacts
+    suppressions: dict[int, Suppression]
+
+
+@dataclass(frozen=True)
+class BlockView:
+    start_line: int  # 1-based module line of the block's first line
+    analysis: BlockAnalysis
+
+    @property
+    def end_line(self) -> int:
+        return (
+            self.start_line
+            + self.analysis.text.count("\n")
+            - (1 if self.analysis.text.endswith("\n") else 0)
+        )
+
+
+@dataclass
+class ModuleResult:
+    diagnostics: list[Diagnostic]
+    summary: ModuleSummary | None
+    blocks: list[BlockView] = field(default_factory=list)
+    skipped: str | None = None  # why the module was not analysed (size, binary)
+
+    def suppressions(self) -> dict[int, Suppression]:
+        out: dict[int, Suppression] = {}
+        for block in self.blocks:
+            for line, sup in block.analysis.suppressions.items():
+                out[block.start_line + line - 1] = sup
+        return out
+
+    def block_at(self, line: int) -> BlockView | None:
+        for block in self.blocks:
+            if block.start_line <= line <= block.end_line:
+                return block
+        return None
+
+
+class Analyzer:
+    """Analyse module texts with one rule set.  Keep one per document to reuse its caches."""
+
+    def __init__(
+        self,
+        config: LintConfig,
+        catalog: Catalog | None = None,
+        *,
+        strict: bool = False,
+        cache_size: int = 4096,
+    ) -> None:
+        self.catalog = catalog or load_catalog()
+        self.config = config
+        self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
+        self._blocks: LRU[str, BlockAnalysis] = LRU(cache_size)
+        self._findings: LRU[tuple[str, int], list[Diagnostic]] = LRU(cache_size)
+        self._summary_key: tuple[BlockFacts, ...] | None = None
+        self._summary: ModuleSummary | None = None
+        self._previous: dict[int, BlockFacts] = {}
+        self._watched = watched_names()
+        self._detectors = all_detectors()
+        self._severity = config.severity_map
+
+    # -- blocks ----------------------------------------------------------------------------
+    def _block(self, text: str) -> BlockAnalysis:
+        cached = self._blocks.get(text)
+        if cached is not None:
+            return cached
+        parsed = parse_block(text)
+        index = NodeIndex(parsed.tree) if parsed.tree is not None else None
+        facts = extract_facts(index) if index is not None else EMPTY_FACTS
+        analysis = BlockAnalysis(text, parsed, index, facts, find_suppressions(text))
+        self._blocks.put(text, analysis)
+        return analysis
+
+    def split(self, source: str) -> list[BlockView]:
+        chunks = split_chunks(source)
+        views: list[BlockView] = []
+        i = 0
+        while i < len(chunks):
+            chunk = chunks[i]
+            analysis = self._block(chunk.text)
+            taken = 1
+            error = analysis.parsed.error
+            if error is not None and error.ends_early and i + 1 < len(chunks):
+                # The candidate stopped inside a bracket or string that a column-0 line
+                # continues: try it together with what follows.
+                text = chunk.text
+                for extra in range(1, min(_MAX_MERGE, len(chunks) - i - 1) + 1):
+                    text += chunks[i + extra].text
+                    merged = self._block(text)
+                    if merged.parsed.error is None:
+                        analysis, taken = merged, extra + 1
+                        break
+            views.append(BlockView(chunk.start_line, analysis))
+            i += taken
+        return views
+
+    # -- summary -----------------------------------------------------------------------------
+    def _summarise(self, views: list[BlockView]) -> ModuleSummary:
+        facts: list[BlockFacts] = []
+        previous = self._previous
+        current: dict[int, BlockFacts] = {}
+        for view in views:
+            block_facts = view.analysis.facts
+            if view.analysis.parsed.tree is None:
+                # A block that does not parse even with recovery keeps what it said last time,
+                # so a half-typed line does not change the rest of the module's results.
+                block_facts = previous.get(view.start_line, EMPTY_FACTS)
+            current[view.start_line] = block_facts
+            facts.append(block_facts)
+        self._previous = current
+        key = tuple(facts)
+        if self._summary is not None and key == self._summary_key:
+            return self._summary
+        summary = build_summary(
+            facts,
+            target_keras=self.config.target_keras,
+            legacy_env=self.config.legacy_env,
+            watched=self._watched,
+        )
+        self._summary_key, self._summary = key, summary
+        return summary
+
+    # -- detection ---------------------------------------------------------------------------
+    def _active_codes(self, summary: ModuleSummary) -> frozenset[str]:
+        version = summary.keras_version
+        return frozenset(
+            code
+            for code in self.config.enabled
+            if code in self.catalog and self.catalog[code].applies_to(version)
+        )
+
+    def _detect(
+        self, analysis: BlockAnalysis, summary: ModuleSummary, active: frozenset[str]
+    ) -> list[Diagnostic]:
+        key = (analysis.text, summary.fingerprint)
+        cached = self._findings.get(key)
+        if cached is not None:
+            return cached
+        findings: list[Diagnostic] = []
+        if analysis.parsed.tree is not None and analysis.index is not None:
+            ctx = BlockContext(
+                analysis.text,
+                analysis.parsed.tree,
+                analysis.index,
+                summary,
+                active,
+                analysis.parsed.neutralised,
+            )
+            for det in self._detectors:
+                if det.codes.isdisjoint(active):
+                    continue
+                try:
+                    det.run(ctx)
+                except (RecursionError, MemoryError):
+                    log.warning("detector %s gave up on a deeply nested block", det.name)
+                except Exception:
+                    if self.strict:
+                        raise
+                    log.exception(
+                        "detector %s crashed; its findings for this block are lost", det.name
+                    )
+            findings = _dedupe(ctx.findings)
+        self._findings.put(key, findings)
+        return findings
+
+    def analyze(self, source: str) -> ModuleResult:
+        if len(source) > self.config.max_chars:
+            return ModuleResult(
+                [],
+                None,
+                skipped=f"file has {len(source):,} characters; the limit is {self.config.max_chars:,}",
+            )
+        if "\x00" in source:
+            return ModuleResult([], None, skipped="file contains NUL bytes (binary?)")
+        views = self.split(source)
+        summary = self._summarise(views)
+        active = self._active_codes(summary)
+        diagnostics: list[Diagnostic] = []
+        severity = self._severity
+        want_syntax = SYNTAX_ERROR_CODE in self.config.enabled
+        for view in views:
+            analysis = view.analysis
+            offset = view.start_line - 1
+            error = analysis.parsed.error
+            if error is not None and want_syntax:
+                diagnostics.append(
+                    syntax_error_diagnostic(
+                        error.line + offset,
+                        error.column,
+                        error.message,
+                        error.end_line + offset,
+                        error.end_column,
+                    )
+                )
+            sups = analysis.suppressions
+            for finding in self._detect(analysis, summary, active):
+                sup = sups.get(finding.line) or sups.get(finding.end_line)
+                if sup is not None and sup.covers(finding.code):
+                    continue
+                level = severity.get(finding.code) or self.catalog[finding.code].severity
+                diagnostics.append(_with_severity(finding, level).shifted(offset))
+        diagnostics.sort(key=lambda d: d.sort_key)
+        return ModuleResult(diagnostics, summary, views)
+
+
+def _with_severity(diagnostic: Diagnostic, severity: str) -> Diagnostic:
+    if diagnostic.severity == severity:
+        return diagnostic
+    return replace(diagnostic, severity=severity)
+
+
+def _dedupe(findings: Iterable[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[str, int, int, int, int]] = set()
+    out = []
+    for f in findings:
+        key = (f.code, f.line, f.column, f.end_line, f.end_column)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+def parse_module(source: str) -> ast.Module | None:
+    """Whole-module parse for callers that need one tree (fix verification, tests)."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None

@@ -1,0 +1,112 @@
+"""One walk over a block's tree: parent links and nodes grouped by type.
+
+Detectors ask the index for the nodes they care about instead of walking the tree themselves,
+so adding detectors does not add walks.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import TypeVar
+
+N = TypeVar("N", bound=ast.AST)
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+
+
+class NodeIndex:
+    __slots__ = ("_by_type", "parents", "tree")
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.parents: dict[ast.AST, ast.AST] = {}
+        self._by_type: dict[type, list[ast.AST]] = defaultdict(list)
+        parents = self.parents
+        by_type = self._by_type
+        stack: list[ast.AST] = [tree]
+        # An explicit stack: deeply nested expressions must not hit the recursion limit.
+        while stack:
+            node = stack.pop()
+            by_type[type(node)].append(node)
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            parents[item] = node
+                            stack.append(item)
+                elif isinstance(value, ast.AST):
+                    parents[value] = node
+                    stack.append(value)
+        for nodes in by_type.values():
+            nodes.sort(key=_position)
+
+    def nodes(self, kind: type[N]) -> list[N]:
+        """All nodes of exactly this type, in source order."""
+        return self._by_type.get(kind, [])  # type: ignore[return-value]
+
+    def functions(self) -> list[FunctionNode]:
+        out: list[FunctionNode] = [*self.nodes(ast.FunctionDef), *self.nodes(ast.AsyncFunctionDef)]
+        out.sort(key=_position)
+        return out
+
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        return self.parents.get(node)
+
+    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
+        parent = self.parents.get(node)
+        while parent is not None:
+            yield parent
+            parent = self.parents.get(parent)
+
+    def enclosing_scope(self, node: ast.AST) -> ScopeNode | None:
+        for parent in self.ancestors(node):
+            if isinstance(
+                parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+            ):
+                return parent
+        return None
+
+    def enclosing_function(self, node: ast.AST) -> FunctionNode | ast.Lambda | None:
+        for parent in self.ancestors(node):
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                return parent
+            if isinstance(parent, ast.ClassDef):
+                return None
+        return None
+
+    def enclosing_class(self, node: ast.AST) -> ast.ClassDef | None:
+        """The class a method (or a node inside a method) belongs to, through nested defs."""
+        for parent in self.ancestors(node):
+            if isinstance(parent, ast.ClassDef):
+                return parent
+        return None
+
+    def enclosing_loop(self, node: ast.AST, stop_at_function: bool = True) -> ast.AST | None:
+        for parent in self.ancestors(node):
+            if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)):
+                return parent
+            if stop_at_function and isinstance(
+                parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+            ):
+                return None
+        return None
+
+    def scope_id(self, node: ast.AST) -> str:
+        """Dotted path of the named scopes around (and including) a def or class: ``Model.call``."""
+        names: list[str] = []
+        current: ast.AST | None = node
+        while current is not None:
+            if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.append(current.name)
+            elif isinstance(current, ast.Lambda):
+                names.append(f"<lambda:{current.lineno}:{current.col_offset}>")
+            current = self.parents.get(current)
+        return ".".join(reversed(names))
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))

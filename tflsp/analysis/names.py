@@ -1,0 +1,111 @@
+"""What names mean: import bindings and canonical qualified names.
+
+Every way of reaching Keras (``keras``, ``tf.keras``, ``tensorflow.keras``, ``tf_keras``) maps
+to one canonical ``keras.*`` spelling, so detectors match one name per API.  Which Keras a file
+targets is decided elsewhere (:mod:`tflsp.analysis.summary`).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+
+_KERAS_PREFIXES = (
+    "tensorflow.keras",
+    "tensorflow.python.keras",
+    "tf_keras",
+    "keras.api",
+)
+
+# Public aliases of the same object, mapped to one spelling.
+_KERAS_ALIASES = {
+    "keras.layers.Layer": "keras.Layer",
+    "keras.engine.base_layer.Layer": "keras.Layer",
+    "keras.models.Model": "keras.Model",
+    "keras.engine.training.Model": "keras.Model",
+    "keras.models.Sequential": "keras.Sequential",
+    "keras.layers.Input": "keras.Input",
+    "keras.models.load_model": "keras.saving.load_model",
+    "keras.utils.register_keras_serializable": "keras.saving.register_keras_serializable",
+    "keras.utils.custom_object_scope": "keras.saving.custom_object_scope",
+    "keras.optimizers.legacy.Adam": "keras.optimizers.Adam",
+}
+
+
+def canonical(qualname: str) -> str:
+    for prefix in _KERAS_PREFIXES:
+        if qualname == prefix or qualname.startswith(prefix + "."):
+            qualname = "keras" + qualname[len(prefix) :]
+            break
+    return _KERAS_ALIASES.get(qualname, qualname)
+
+
+def keras_flavor(module: str) -> str | None:
+    """Which Keras an import reaches: ``keras3`` (``import keras``), ``tf.keras`` or ``tf_keras``."""
+    if module == "tf_keras" or module.startswith("tf_keras."):
+        return "tf_keras"
+    if module.startswith(("tensorflow.keras", "tensorflow.python.keras")):
+        return "tf.keras"
+    if module == "keras" or module.startswith("keras."):
+        return "keras3"
+    return None
+
+
+def import_bindings(node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
+    """``(local name, full dotted target)`` pairs an import statement binds.
+
+    Targets are not canonicalised here so that flavour information survives; call
+    :func:`canonical` when resolving.  Relative imports bind nothing we can resolve.
+    """
+    out: list[tuple[str, str]] = []
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.asname:
+                out.append((alias.asname, alias.name))
+            else:
+                head = alias.name.split(".", 1)[0]
+                out.append((head, head))
+    else:
+        if node.level or not node.module:
+            return out
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            out.append((alias.asname or alias.name, f"{node.module}.{alias.name}"))
+    return out
+
+
+def dotted(expr: ast.AST) -> str | None:
+    """``tf.keras.layers.Dense`` for an attribute chain on a name; None for anything else."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if isinstance(expr, ast.Name):
+        parts.append(expr.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def call_chain_root(expr: ast.AST) -> ast.AST:
+    """Walk down ``a.b(...).c(...).d`` to the innermost receiver ``a``."""
+    while True:
+        if isinstance(expr, ast.Call):
+            expr = expr.func
+        elif isinstance(expr, (ast.Attribute, ast.Subscript)):
+            expr = expr.value
+        else:
+            return expr
+
+
+def resolve_dotted(name: str, bindings: dict[str, str]) -> str | None:
+    """Resolve a dotted string against import bindings; builtins resolve to ``builtins.*``."""
+    head, _, rest = name.partition(".")
+    target = bindings.get(head)
+    if target is None:
+        if head in BUILTIN_NAMES:
+            return "builtins." + name
+        return None
+    return canonical(f"{target}.{rest}" if rest else target)

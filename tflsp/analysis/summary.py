@@ -1,0 +1,292 @@
+"""The module summary: every block's facts combined and resolved.
+
+It answers the questions a single block cannot: what ``tf`` is, which classes are Keras layers
+(also through local base classes), and which functions run as a graph (decorated, Keras
+methods, Dataset.map/compile arguments, and everything they call in this module).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from tflsp.analysis.facts import (
+    KERAS_GRAPH_METHODS,
+    RESOLVED_PREFIX,
+    BlockFacts,
+    ClassFacts,
+    FunctionFacts,
+)
+from tflsp.analysis.names import keras_flavor, resolve_dotted
+
+TF_FUNCTION = "tensorflow.function"
+
+
+@dataclass(frozen=True, slots=True)
+class GraphInfo:
+    """Why a function runs as a graph.
+
+    ``kind``: ``tf.function`` | ``keras`` (Layer.call, train_step, ...) | ``dataset``
+    (Dataset.map and friends) | ``compile`` (loss/metric) | ``called`` (called from graph code).
+    ``origin`` is the function id the chain starts from.
+    """
+
+    kind: str
+    origin: str
+
+
+@dataclass
+class ModuleSummary:
+    imports: dict[str, str]
+    functions: dict[str, FunctionFacts]
+    classes: dict[str, ClassFacts]
+    keras_classes: dict[str, str]  # class id -> "layer" | "model" | "module" (tf.Module)
+    graph: dict[str, GraphInfo]
+    wrapper_decorators: frozenset[str]
+    dataset_names: frozenset[str]
+    reassigned_globals: frozenset[str]  # module names bound more than once
+    features: frozenset[str]  # watched callees present in the module
+    # name -> what it was assigned from: canonical callees ("tensorflow.function") or
+    # "local:<id>" for classes/functions of this module.  Only resolvable callees are kept.
+    assigned: dict[str, frozenset[str]]
+    keras_version: int
+    keras_flavors: frozenset[str]
+    fingerprint: int = field(default=0)
+
+    def resolve(self, name: str) -> str | None:
+        return resolve_dotted(name, self.imports)
+
+    def class_kind(self, class_id: str) -> str | None:
+        return self.keras_classes.get(class_id)
+
+    def has(self, feature: str) -> bool:
+        return feature in self.features
+
+    def holds(self, name: str, *callees: str) -> bool:
+        """Was ``name`` assigned from a call of one of ``callees`` somewhere in the module?"""
+        return not self.assigned.get(name, frozenset()).isdisjoint(callees)
+
+
+def _kind_of_base(qualname: str | None) -> str | None:
+    if qualname is None:
+        return None
+    if qualname in ("keras.Model", "keras.Sequential") or qualname.startswith("keras.models."):
+        return "model"
+    if qualname == "keras.Layer" or qualname.startswith("keras.layers."):
+        return "layer"
+    if qualname == "tensorflow.Module":
+        return "module"
+    return None
+
+
+def decide_keras_version(target: str, flavors: Iterable[str], legacy_env: bool) -> int:
+    if target in ("2", "3"):
+        return int(target)
+    if "tf_keras" in flavors or legacy_env:
+        return 2
+    return 3
+
+
+def build_summary(
+    facts: Sequence[BlockFacts],
+    *,
+    target_keras: str = "auto",
+    legacy_env: bool = False,
+    watched: frozenset[str] = frozenset(),
+) -> ModuleSummary:
+    raw_imports: dict[str, str] = {}
+    functions: dict[str, FunctionFacts] = {}
+    classes: dict[str, ClassFacts] = {}
+    dataset_names: set[str] = set()
+    assigned: Counter[str] = Counter()
+    called: set[str] = set()
+    raw_assignments: list[tuple[str, str]] = []
+    for block in facts:
+        raw_imports.update(block.imports)
+        for fn in block.functions:
+            functions[fn.id] = fn
+        for cls in block.classes:
+            classes[cls.id] = cls
+        dataset_names |= block.dataset_names
+        assigned.update(block.assigned_globals)
+        called |= block.called
+        raw_assignments.extend(block.assignments)
+
+    flavors = frozenset(f for f in (keras_flavor(t) for t in raw_imports.values()) if f)
+    imports = dict(raw_imports)
+
+    # Keras classes, through local bases, to a fixed point (classes may come in any order).
+    keras_classes: dict[str, str] = {}
+    by_name = {cls.name: cls.id for cls in classes.values()}
+    changed = True
+    while changed:
+        changed = False
+        for cls in classes.values():
+            if cls.id in keras_classes:
+                continue
+            for base in cls.bases:
+                kind = keras_classes.get(by_name.get(base, ""))
+                if kind is None:
+                    kind = _kind_of_base(resolve_dotted(base, imports))
+                if kind is not None:
+                    keras_classes[cls.id] = kind
+                    changed = True
+                    break
+
+    def resolves_to_tf_function(text: str) -> bool:
+        if text.startswith(RESOLVED_PREFIX):
+            return text[1:] == TF_FUNCTION
+        return resolve_dotted(text, imports) == TF_FUNCTION
+
+    # A local decorator that returns tf.function(...) or a nested tf.function makes a graph too.
+    wrappers: set[str] = set()
+    for fn in functions.values():
+        if fn.parent_id is not None or fn.class_id is not None:
+            continue
+        for ret in fn.returns:
+            nested = functions.get(f"{fn.id}.{ret}")
+            if resolves_to_tf_function(ret) or (
+                nested is not None and any(resolves_to_tf_function(d) for d in nested.decorators)
+            ):
+                wrappers.add(fn.id)
+
+    graph: dict[str, GraphInfo] = {}
+    for fn in functions.values():
+        for deco in fn.decorators:
+            if resolves_to_tf_function(deco) or deco in wrappers:
+                graph[fn.id] = GraphInfo("tf.function", fn.id)
+                break
+        else:
+            kind_of_class = keras_classes.get(fn.class_id or "")
+            if kind_of_class in ("layer", "model") and fn.name in KERAS_GRAPH_METHODS:
+                graph[fn.id] = GraphInfo("keras", fn.id)
+
+    for block in facts:
+        for root in block.roots:
+            if root.via == "@dataset":
+                kind = "dataset"
+            elif root.via == "@compile":
+                kind = "compile"
+            elif resolves_to_tf_function(root.via) or root.via in wrappers:
+                kind = "tf.function"
+            else:
+                continue
+            target = _resolve_function(root.target, root.scope, root.class_id, functions, classes)
+            if target is not None and target not in graph:
+                graph[target] = GraphInfo(kind, target)
+
+    # Everything a graph function calls in this module is traced with it.
+    queue = list(graph)
+    while queue:
+        current = queue.pop()
+        caller = functions.get(current)
+        if caller is None:
+            continue
+        origin = graph[current].origin
+        for name in caller.calls:
+            target = _resolve_function(name, caller.id, caller.class_id, functions, classes)
+            if target is not None and target not in graph:
+                graph[target] = GraphInfo("called", origin)
+                queue.append(target)
+
+    # ".fit" watches a method name on any receiver; anything else is a resolved callee.
+    resolved_called = {resolve_dotted(c, imports) for c in called if not c.startswith(".")}
+    features = frozenset(w for w in watched if w in called or w in resolved_called)
+
+    held: dict[str, set[str]] = {}
+    class_names = {cls.name: cls.id for cls in classes.values()}
+    for name, callee in raw_assignments:
+        if callee in class_names:
+            value: str | None = f"local:{class_names[callee]}"
+        elif callee in functions:
+            value = f"local:{callee}"
+        else:
+            value = resolve_dotted(callee, imports)
+            if value is not None and value.startswith("builtins."):
+                value = None
+        if value is not None:
+            held.setdefault(name, set()).add(value)
+    assigned_from = {name: frozenset(values) for name, values in held.items()}
+
+    summary = ModuleSummary(
+        imports=imports,
+        functions=functions,
+        classes=classes,
+        keras_classes=keras_classes,
+        graph=graph,
+        wrapper_decorators=frozenset(wrappers),
+        dataset_names=frozenset(dataset_names),
+        reassigned_globals=frozenset(n for n, count in assigned.items() if count > 1),
+        features=features,
+        assigned=assigned_from,
+        keras_version=decide_keras_version(target_keras, flavors, legacy_env),
+        keras_flavors=flavors,
+    )
+    summary.fingerprint = hash(
+        (
+            frozenset(imports.items()),
+            frozenset(keras_classes.items()),
+            frozenset(graph.items()),
+            summary.wrapper_decorators,
+            summary.dataset_names,
+            summary.reassigned_globals,
+            features,
+            frozenset(assigned_from.items()),
+            summary.keras_version,
+            flavors,
+            frozenset((c.id, c.bases, c.decorators, c.methods) for c in classes.values()),
+            frozenset(functions),
+        )
+    )
+    return summary
+
+
+def _resolve_function(
+    name: str,
+    scope: str | None,
+    class_id: str | None,
+    functions: dict[str, FunctionFacts],
+    classes: dict[str, ClassFacts],
+) -> str | None:
+    """Map a reference (``helper``, ``self.step``) to a function id defined in this module."""
+    if name.startswith(("self.", "cls.")):
+        method = name.split(".", 2)[1] if name.count(".") == 1 else None
+        if method is None or class_id is None:
+            return None
+        return _find_method(class_id, method, functions, classes, set())
+    if "." in name:
+        return None
+    # Innermost enclosing scope first: nested helpers shadow module-level ones.
+    while scope:
+        candidate = f"{scope}.{name}"
+        if candidate in functions:
+            return candidate
+        scope = scope.rpartition(".")[0] if "." in scope else None
+    return name if name in functions else None
+
+
+def _find_method(
+    class_id: str,
+    method: str,
+    functions: dict[str, FunctionFacts],
+    classes: dict[str, ClassFacts],
+    seen: set[str],
+) -> str | None:
+    if class_id in seen:
+        return None
+    seen.add(class_id)
+    candidate = f"{class_id}.{method}"
+    if candidate in functions:
+        return candidate
+    cls = classes.get(class_id)
+    if cls is None:
+        return None
+    by_name = {c.name: c.id for c in classes.values()}
+    for base in cls.bases:
+        base_id = by_name.get(base)
+        if base_id is not None:
+            found = _find_method(base_id, method, functions, classes, seen)
+            if found is not None:
+                return found
+    return None

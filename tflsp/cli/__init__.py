@@ -1,0 +1,1 @@
+"""The ``tflsp`` command line: check, rule, rules, serve, verify, docs."""

@@ -1,0 +1,296 @@
+"""``tflsp check``: lint files, directories or stdin; optionally fix them."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from tflsp.analysis.engine import Analyzer, LintConfig
+from tflsp.analysis.fixes import fix_source
+from tflsp.catalog import load_catalog
+from tflsp.cli.formats import FileReport, render_json, render_text, summary_line
+from tflsp.cli.sarif import render_sarif
+from tflsp.cli.sources import SourceError, decode, discover, read_source, write_source
+from tflsp.settings import Settings, SettingsError
+
+# Below this many files, starting worker processes costs more than it saves.
+_PARALLEL_THRESHOLD = 8
+
+
+def add_rule_selection_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags that mirror the ``[tool.tflsp]`` keys (see :data:`tflsp.settings.SETTINGS`)."""
+    parser.add_argument(
+        "--select", help="comma-separated codes, prefixes or names (replaces the default set)"
+    )
+    parser.add_argument(
+        "--extend-select", help="codes to enable in addition (e.g. off-by-default rules)"
+    )
+    parser.add_argument("--ignore", help="comma-separated codes, prefixes or names to disable")
+    parser.add_argument(
+        "--per-file-ignores",
+        action="append",
+        default=[],
+        metavar="GLOB:CODES",
+        help="disable codes in matching files, e.g. 'tests/*:TFL108' (repeatable)",
+    )
+    parser.add_argument(
+        "--target-keras", choices=["auto", "3", "2"], help="Keras version the code runs with"
+    )
+    parser.add_argument(
+        "--severity",
+        action="append",
+        default=[],
+        metavar="CODE=LEVEL",
+        help="override a rule's severity (repeatable)",
+    )
+    parser.add_argument(
+        "--config", help="pyproject.toml to read [tool.tflsp] from (default: nearest)"
+    )
+    parser.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="find TensorFlow/Keras pitfalls in files",
+        description="Check Python files for TensorFlow/Keras pitfalls. "
+        "Exit status: 0 clean, 1 problems found, 2 usage or I/O error.",
+    )
+    parser.add_argument(
+        "paths", nargs="*", default=["."], help="files, directories, or - for stdin"
+    )
+    parser.add_argument("--format", choices=["text", "json", "sarif"], default="text")
+    parser.add_argument("--fix", action="store_true", help="apply safe fixes in place")
+    parser.add_argument(
+        "--unsafe-fixes", action="store_true", help="also apply unsafe fixes (with --fix or --diff)"
+    )
+    parser.add_argument(
+        "--diff", action="store_true", help="print the fixes as a diff instead of writing them"
+    )
+    parser.add_argument(
+        "--lang", choices=["en", "ja"], help="message language (default: from the locale)"
+    )
+    parser.add_argument(
+        "--jobs", "-j", type=int, default=0, help="files checked in parallel (default: all cores)"
+    )
+    parser.add_argument(
+        "--stdin-filename", help="path to report (and match per-file-ignores) for stdin input"
+    )
+    parser.add_argument(
+        "--exit-zero", action="store_true", help="exit 0 even when problems are found"
+    )
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="print diagnostics only, no summary"
+    )
+    add_rule_selection_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def settings_from_args(args: argparse.Namespace, start: Path) -> Settings:
+    if args.isolated:
+        settings = Settings()
+    elif args.config:
+        settings = Settings.load(Path(args.config))
+    else:
+        settings = Settings.discover(start)
+    overrides: dict[str, object] = {}
+    for key in ("select", "extend_select", "ignore"):
+        value = getattr(args, key, None)
+        if value is not None:
+            overrides[key.replace("_", "-")] = value
+    if getattr(args, "per_file_ignores", None):
+        table: dict[str, list[str]] = {}
+        for item in args.per_file_ignores:
+            glob, sep, codes = item.rpartition(":")
+            if not sep or not glob:
+                raise SettingsError(f"--per-file-ignores expects GLOB:CODES, got {item!r}")
+            table.setdefault(glob, []).extend(c for c in codes.split(",") if c)
+        overrides["per-file-ignores"] = {**dict(settings.per_file_ignores), **table}
+    if getattr(args, "target_keras", None):
+        overrides["target-keras"] = args.target_keras
+    if getattr(args, "severity", None):
+        table2 = dict(settings.severity)
+        for item in args.severity:
+            code, sep, level = item.partition("=")
+            if not sep:
+                raise SettingsError(f"--severity expects CODE=LEVEL, got {item!r}")
+            table2[code.upper()] = level
+        overrides["severity"] = table2
+    if getattr(args, "lang", None):
+        overrides["lang"] = args.lang
+    return settings.layered(overrides)
+
+
+class _Checker:
+    """One per process: analyzers cached by the rule set that applies to a path."""
+
+    def __init__(self, settings: Settings, fix: bool, unsafe: bool, diff: bool) -> None:
+        self.settings = settings
+        self.fix = fix
+        self.unsafe = unsafe
+        self.diff = diff
+        self.catalog = load_catalog()
+        self._analyzers: dict[LintConfig, Analyzer] = {}
+
+    def analyzer_for(self, path: str) -> Analyzer:
+        config = self.settings.lint_config(self.catalog, None if path == "-" else path)
+        analyzer = self._analyzers.get(config)
+        if analyzer is None:
+            analyzer = self._analyzers[config] = Analyzer(config, self.catalog)
+        return analyzer
+
+    def check_text(self, path: str, text: str) -> tuple[FileReport, str]:
+        analyzer = self.analyzer_for(path)
+        report = FileReport(path)
+        fixed_text = text
+        if self.fix or self.diff:
+            outcome = fix_source(analyzer, text, unsafe=self.unsafe)
+            fixed_text = outcome.source
+            report.fixed = outcome.applied
+            if self.diff and fixed_text != text:
+                report.diff = "".join(
+                    difflib.unified_diff(
+                        text.splitlines(keepends=True),
+                        fixed_text.splitlines(keepends=True),
+                        fromfile=f"a/{path}",
+                        tofile=f"b/{path}",
+                    )
+                )
+        result = analyzer.analyze(fixed_text)
+        if result.skipped:
+            report.notice = result.skipped
+        report.diagnostics = result.diagnostics
+        return report, fixed_text
+
+    def check_file(self, path: str) -> FileReport:
+        try:
+            source = read_source(path)
+        except SourceError as exc:
+            return FileReport(path, error=str(exc))
+        report, fixed_text = self.check_text(path, source.text)
+        if self.fix and not self.diff and fixed_text != source.text:
+            try:
+                write_source(path, source, fixed_text)
+            except OSError as exc:
+                report.error = f"cannot write fixes: {exc.strerror or exc}"
+                report.fixed = 0
+        return report
+
+
+_worker: _Checker | None = None
+
+
+def _init_worker(settings: Settings, fix: bool, unsafe: bool, diff: bool) -> None:
+    global _worker
+    _worker = _Checker(settings, fix, unsafe, diff)
+
+
+def _check_in_worker(path: str) -> FileReport:
+    assert _worker is not None
+    return _worker.check_file(path)
+
+
+def check_paths(
+    paths: Sequence[str], settings: Settings, *, fix: bool, unsafe: bool, diff: bool, jobs: int
+) -> list[FileReport]:
+    files: list[str] = []
+    reports: dict[str, FileReport] = {}
+    for path, error in discover(paths):
+        if error:
+            reports[path] = FileReport(path, error=error)
+        elif path not in reports:
+            files.append(path)
+    jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+    if jobs > 1 and len(files) >= _PARALLEL_THRESHOLD:
+        with ProcessPoolExecutor(
+            max_workers=min(jobs, len(files)),
+            initializer=_init_worker,
+            initargs=(settings, fix, unsafe, diff),
+        ) as pool:
+            for report in pool.map(
+                _check_in_worker, files, chunksize=max(1, len(files) // (jobs * 4))
+            ):
+                reports[report.path] = report
+    else:
+        checker = _Checker(settings, fix, unsafe, diff)
+        for path in files:
+            reports[path] = checker.check_file(path)
+    # Discovery order: arguments as given, directories sorted.
+    return list(reports.values())
+
+
+def run(args: argparse.Namespace) -> int:
+    catalog = load_catalog()
+    stdin_mode = args.paths == ["-"]
+    start = (
+        Path(args.stdin_filename or ".")
+        if stdin_mode
+        else Path(args.paths[0] if args.paths else ".")
+    )
+    try:
+        settings = settings_from_args(args, start.resolve())
+    except SettingsError as exc:
+        print(f"tflsp: error: {exc}", file=sys.stderr)
+        return 2
+    if settings.unknown:
+        print(
+            f"tflsp: warning: unknown [tool.tflsp] keys: {', '.join(settings.unknown)}",
+            file=sys.stderr,
+        )
+    lang = settings.resolved_lang()
+    if stdin_mode:
+        try:
+            text = decode(sys.stdin.buffer.read()).text
+        except SourceError as exc:
+            print(f"-: error: {exc}", file=sys.stderr)
+            return 2
+        name = args.stdin_filename or "-"
+        checker = _Checker(settings, args.fix, args.unsafe_fixes, args.diff)
+        report, fixed_text = checker.check_text(name, text)
+        reports = [report]
+        if args.fix and not args.diff:
+            # With stdin, --fix prints the fixed source (as ruff does) instead of writing a file.
+            sys.stdout.write(fixed_text)
+            return 1 if report.diagnostics and not args.exit_zero else 0
+    else:
+        try:
+            reports = check_paths(
+                args.paths,
+                settings,
+                fix=args.fix,
+                unsafe=args.unsafe_fixes,
+                diff=args.diff,
+                jobs=args.jobs,
+            )
+        except SettingsError as exc:
+            print(f"tflsp: error: {exc}", file=sys.stderr)
+            return 2
+
+    for report in reports:
+        if report.error:
+            print(f"{report.path}: error: {report.error}", file=sys.stderr)
+        elif report.notice:
+            print(f"{report.path}: skipped: {report.notice}", file=sys.stderr)
+
+    if args.diff:
+        sys.stdout.write("".join(r.diff for r in reports))
+    elif args.format == "json":
+        sys.stdout.write(render_json(catalog, reports, lang, settings.docs_base_url))
+    elif args.format == "sarif":
+        sys.stdout.write(render_sarif(catalog, reports, lang, settings.docs_base_url))
+    else:
+        sys.stdout.write(render_text(catalog, reports, lang))
+        if not args.quiet:
+            print(summary_line(reports, lang, args.fix))
+
+    if any(r.error for r in reports):
+        return 2
+    if args.diff:
+        return 1 if any(r.diff for r in reports) and not args.exit_zero else 0
+    found = any(r.diagnostics for r in reports)
+    return 1 if found and not args.exit_zero else 0

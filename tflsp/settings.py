@@ -1,0 +1,350 @@
+"""User-facing settings: their definitions, ``[tool.tflsp]`` in pyproject.toml, and rule selection.
+
+The definitions in :data:`SETTINGS` are the single source for the CLI flags, the language
+server's configuration keys and the generated configuration reference in the docs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePath
+from typing import Any
+
+from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE
+from tflsp.analysis.engine import LintConfig
+from tflsp.catalog import Catalog, load_catalog
+from tflsp.catalog.schema import SEVERITIES
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+DEFAULT_DOCS_URL = "https://tflsp.readthedocs.io/en/latest/"
+DEFAULT_MAX_CHARS = 2_000_000
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One setting.  ``key`` is the pyproject/LSP spelling; ``scope`` says who reads it."""
+
+    key: str
+    type: str
+    default: Any
+    description_en: str
+    description_ja: str
+    scope: str = "all"  # all | cli | server
+    example: str = ""
+
+
+SETTINGS: tuple[SettingSpec, ...] = (
+    SettingSpec(
+        "select",
+        "list of codes, prefixes or names",
+        None,
+        "Rules to enable, replacing the default set. `TFL1` selects a family prefix, `ALL` selects "
+        "every rule, including the ones that are off by default.",
+        "有効にするルール。既定の集合を置き換えます。`TFL1` のような接頭辞でファミリー単位、`ALL` で"
+        "既定では無効のルールも含めた全ルールを選べます。",
+        example='select = ["TFL1", "TFL3"]',
+    ),
+    SettingSpec(
+        "extend-select",
+        "list of codes, prefixes or names",
+        [],
+        "Rules to enable in addition to the selected ones (use it to turn on off-by-default rules).",
+        "選択済みのルールに加えて有効にするルール（既定で無効のルールを有効にするときに使います）。",
+        example='extend-select = ["TFL701"]',
+    ),
+    SettingSpec(
+        "ignore",
+        "list of codes, prefixes or names",
+        [],
+        "Rules to disable. `TFL000` silences syntax errors.",
+        "無効にするルール。`TFL000` を指定すると構文エラーも報告しません。",
+        example='ignore = ["TFL108"]',
+    ),
+    SettingSpec(
+        "per-file-ignores",
+        "table: glob -> list of codes",
+        {},
+        "Rules to disable in files matching a glob (matched against the path relative to the "
+        "project root, and against the file name).",
+        "グロブに一致するファイルで無効にするルール（プロジェクトルートからの相対パスとファイル名の両方で照合）。",
+        example='per-file-ignores = { "tests/*" = ["TFL108"] }',
+    ),
+    SettingSpec(
+        "target-keras",
+        '"auto" | "3" | "2"',
+        "auto",
+        "Which Keras the code runs with. `auto` means Keras 2 when the file imports `tf_keras` "
+        "or `TF_USE_LEGACY_KERAS` is set in the environment, Keras 3 otherwise. Patterns that "
+        "apply to one version only are reported for that version.",
+        "コードが動く Keras。`auto` はファイルが `tf_keras` を import しているか環境変数 "
+        "`TF_USE_LEGACY_KERAS` が設定されていれば Keras 2、それ以外は Keras 3 とみなします。",
+        example='target-keras = "3"',
+    ),
+    SettingSpec(
+        "severity",
+        "table: code -> error | warning | info | hint",
+        {},
+        "Override a rule's severity.",
+        "ルールの重大度を上書きします。",
+        example='severity = { TFL108 = "warning" }',
+    ),
+    SettingSpec(
+        "lang",
+        '"auto" | "en" | "ja"',
+        "auto",
+        "Language of messages and explanations. `auto` follows the editor's locale (server) or "
+        "`LANG`/`LC_ALL` (CLI).",
+        "メッセージと解説の言語。`auto` はエディタのロケール（サーバー）または `LANG`/`LC_ALL`（CLI）に従います。",
+    ),
+    SettingSpec(
+        "docs-base-url",
+        "URL",
+        DEFAULT_DOCS_URL,
+        "Where pattern pages live; diagnostics link to `<base>patterns/<CODE>-<name>.html`.",
+        "パターンのページの場所。診断は `<base>patterns/<CODE>-<name>.html` にリンクします。",
+    ),
+    SettingSpec(
+        "max-file-size",
+        "integer (characters)",
+        DEFAULT_MAX_CHARS,
+        "Files larger than this are skipped with a notice instead of analysed.",
+        "これより大きいファイルは解析せず、その旨を通知します。",
+    ),
+)
+
+SETTING_KEYS = frozenset(s.key for s in SETTINGS)
+_SELECTION_KEYS = frozenset({"select", "ignore", "extend-select"})
+
+
+class SettingsError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    target_keras: str = "auto"
+    severity: tuple[tuple[str, str], ...] = ()
+    lang: str = "auto"
+    docs_base_url: str = DEFAULT_DOCS_URL
+    max_file_size: int = DEFAULT_MAX_CHARS
+    root: Path | None = None  # the directory of the pyproject.toml these came from
+    unknown: tuple[str, ...] = field(default=(), compare=False)
+
+    # -- construction ------------------------------------------------------------------------
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], root: Path | None = None) -> Settings:
+        """Build from ``[tool.tflsp]``-shaped data (kebab-case or camelCase keys accepted)."""
+        return cls().updated(data, root=root)
+
+    def updated(self, data: Mapping[str, Any], *, root: Path | None = None) -> Settings:
+        """Return these settings with the keys present in ``data`` replaced."""
+        changes: dict[str, Any] = {}
+        unknown: list[str] = []
+        for raw_key, value in data.items():
+            key = _kebab(raw_key)
+            if key not in SETTING_KEYS:
+                unknown.append(raw_key)
+                continue
+            if value is None:
+                continue
+            changes[key.replace("-", "_")] = _coerce(key, value)
+        out = replace(self, **changes)
+        if root is not None:
+            out = replace(out, root=root)
+        if unknown:
+            out = replace(out, unknown=tuple(unknown))
+        return out
+
+    def layered(self, data: Mapping[str, Any]) -> Settings:
+        """Apply a higher-priority layer (CLI flags over pyproject, editor over pyproject).
+
+        As in ruff, rule selection composes by layer: a ``select`` in the upper layer starts a
+        new selection (dropping the lower layer's ``ignore``/``extend-select``); without one,
+        the upper layer's ``ignore``/``extend-select`` add to the lower layer's.  Other keys
+        simply replace.
+        """
+        upper = Settings().updated(data)
+        keys = {_kebab(k) for k, v in data.items() if v is not None}
+        out = self.updated({k: v for k, v in data.items() if _kebab(k) not in _SELECTION_KEYS})
+        if "select" in keys:
+            return replace(
+                out,
+                select=upper.select,
+                ignore=upper.ignore,
+                extend_select=upper.extend_select,
+            )
+        return replace(
+            out,
+            ignore=self.ignore + upper.ignore,
+            extend_select=self.extend_select + upper.extend_select,
+        )
+
+    @classmethod
+    def discover(cls, start: Path) -> Settings:
+        """Settings from the nearest pyproject.toml with a ``[tool.tflsp]`` table above ``start``."""
+        found = find_pyproject(start)
+        if found is None:
+            return cls()
+        return cls.load(found)
+
+    @classmethod
+    def load(cls, pyproject: Path) -> Settings:
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise SettingsError(f"{pyproject}: {exc}") from exc
+        table = data.get("tool", {}).get("tflsp", {})
+        if not isinstance(table, Mapping):
+            raise SettingsError(f"{pyproject}: [tool.tflsp] must be a table")
+        return cls.from_mapping(table, root=pyproject.parent)
+
+    # -- resolution ----------------------------------------------------------------------------
+    def enabled_codes(self, catalog: Catalog, path: str | PurePath | None = None) -> frozenset[str]:
+        all_codes = [*catalog.codes(), SYNTAX_ERROR_CODE]
+        # Syntax errors are always reported unless ignored explicitly (as in ruff).
+        chosen = {SYNTAX_ERROR_CODE}
+        if self.select is None:
+            chosen |= {p.code for p in catalog if p.default_enabled}
+        else:
+            chosen |= set(_expand(self.select, catalog, all_codes))
+        chosen |= set(_expand(self.extend_select, catalog, all_codes))
+        chosen -= set(_expand(self.ignore, catalog, all_codes))
+        if path is not None:
+            for pattern, codes in self.per_file_ignores:
+                if self._matches(pattern, path):
+                    chosen -= set(_expand(codes, catalog, all_codes))
+        return frozenset(chosen)
+
+    def _matches(self, pattern: str, path: str | PurePath) -> bool:
+        p = Path(path)
+        candidates = [p.as_posix(), p.name]
+        if self.root is not None:
+            with contextlib.suppress(ValueError, OSError):
+                candidates.append(p.resolve().relative_to(self.root.resolve()).as_posix())
+        return any(fnmatch.fnmatch(c, pattern) for c in candidates)
+
+    def lint_config(
+        self, catalog: Catalog | None = None, path: str | PurePath | None = None
+    ) -> LintConfig:
+        catalog = catalog or load_catalog()
+        return LintConfig(
+            enabled=self.enabled_codes(catalog, path),
+            severity=self.severity,
+            target_keras=self.target_keras,
+            legacy_env=legacy_keras_env(),
+            max_chars=self.max_file_size,
+        )
+
+    def resolved_lang(self, environ: Mapping[str, str] | None = None) -> str:
+        if self.lang in ("en", "ja"):
+            return self.lang
+        env = os.environ if environ is None else environ
+        for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+            value = env.get(var)
+            if value:
+                return "ja" if value.lower().startswith("ja") else "en"
+        return "en"
+
+
+def legacy_keras_env(environ: Mapping[str, str] | None = None) -> bool:
+    value = (os.environ if environ is None else environ).get("TF_USE_LEGACY_KERAS", "")
+    return value.strip().lower() in ("1", "true", "yes")
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml that has a ``[tool.tflsp]`` table, walking up from ``start``."""
+    current = start if start.is_dir() else start.parent
+    for directory in (current, *current.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError):
+                continue
+            if "tflsp" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def _kebab(key: str) -> str:
+    out = []
+    for ch in key.replace("_", "-"):
+        if ch.isupper():
+            out.append("-" + ch.lower())
+        else:
+            out.append(ch)
+    return "".join(out).lstrip("-")
+
+
+def _str_list(key: str, value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [v for v in value.replace(",", " ").split() if v]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise SettingsError(f"{key} must be a list of strings")
+    return tuple(v.strip() for v in value)
+
+
+def _coerce(key: str, value: Any) -> Any:
+    if key in ("select", "extend-select", "ignore"):
+        return _str_list(key, value)
+    if key == "per-file-ignores":
+        if not isinstance(value, Mapping):
+            raise SettingsError("per-file-ignores must be a table of glob -> codes")
+        return tuple((str(k), _str_list(key, v)) for k, v in value.items())
+    if key == "severity":
+        if not isinstance(value, Mapping):
+            raise SettingsError("severity must be a table of code -> severity")
+        for code, level in value.items():
+            if level not in SEVERITIES:
+                raise SettingsError(f"severity for {code} must be one of {SEVERITIES}")
+        return tuple((str(k).upper(), str(v)) for k, v in value.items())
+    if key == "target-keras":
+        text = str(value).lower().removeprefix("keras")
+        if text not in ("auto", "3", "2"):
+            raise SettingsError('target-keras must be "auto", "3" or "2"')
+        return text
+    if key == "lang":
+        if value not in ("auto", "en", "ja"):
+            raise SettingsError('lang must be "auto", "en" or "ja"')
+        return value
+    if key == "docs-base-url":
+        text = str(value)
+        return text if text.endswith("/") else text + "/"
+    if key == "max-file-size":
+        try:
+            return int(value)
+        except (TypeError, ValueError) as exc:
+            raise SettingsError("max-file-size must be an integer") from exc
+    return value
+
+
+def _expand(selectors: Iterable[str], catalog: Catalog, all_codes: list[str]) -> Iterable[str]:
+    for raw in selectors:
+        selector = raw.strip()
+        if not selector:
+            continue
+        if selector.upper() == "ALL":
+            yield from all_codes
+            continue
+        upper = selector.upper()
+        if upper.startswith("TFL"):
+            matched = [c for c in all_codes if c.startswith(upper)]
+        else:
+            pattern = catalog.get(selector)  # by name: "print-in-graph"
+            matched = [pattern.code] if pattern is not None else []
+        if not matched:
+            raise SettingsError(f"unknown rule selector {raw!r}")
+        yield from matched
