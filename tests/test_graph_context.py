@@ -179,6 +179,22 @@ def test_py_function_body_stays_eager() -> None:
     )
 
 
+def test_nested_function_given_to_py_function_stays_eager() -> None:
+    assert printed("""
+        import tensorflow as tf
+        @tf.function
+        def f(x):
+            def body(v):
+                print(v)
+                return v.numpy()
+            def traced(v):
+                print(v)
+                return v
+            y = traced(x)
+            return tf.py_function(body, [y], tf.float32)
+    """) == [9]
+
+
 def test_compile_loss_function() -> None:
     assert printed("""
         import keras

@@ -119,6 +119,39 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "Files larger than this are skipped with a notice instead of analysed.",
         "これより大きいファイルは解析せず、その旨を通知します。",
     ),
+    SettingSpec(
+        "fix-all",
+        "boolean",
+        True,
+        "Offer the `source.fixAll.tflsp` code action, which applies every safe fix in the file "
+        "(for example on save, with VS Code's `editor.codeActionsOnSave`).",
+        "ファイル内の安全な修正をすべて適用するコードアクション `source.fixAll.tflsp` を提供します"
+        "（VS Code の `editor.codeActionsOnSave` で保存時に実行できます）。",
+        scope="server",
+        example="fix-all = false",
+    ),
+    SettingSpec(
+        "diagnostics-delay",
+        "integer (milliseconds)",
+        0,
+        "Wait this long after an edit before re-checking the file. With 0, the server re-checks "
+        "as soon as no newer edit is already waiting, which is fast enough for typing.",
+        "編集後、ファイルを再検査するまでに待つ時間。0 のときは、次の編集が届いていなければ"
+        "すぐに再検査します（入力中でも十分に速い設定です）。",
+        scope="server",
+        example="diagnostics-delay = 100",
+    ),
+    SettingSpec(
+        "verifier-python",
+        "path",
+        "",
+        "Python interpreter with TensorFlow that runs the verifier worker behind the code "
+        "lenses (empty: the interpreter that runs the server).",
+        "コードレンズから起動する TensorFlow 検証ワーカーの Python インタープリター"
+        "（空のときはサーバーと同じインタープリター）。",
+        scope="server",
+        example='verifier-python = ".venv-tf/bin/python"',
+    ),
 )
 
 SETTING_KEYS = frozenset(s.key for s in SETTINGS)
@@ -140,6 +173,9 @@ class Settings:
     lang: str = "auto"
     docs_base_url: str = DEFAULT_DOCS_URL
     max_file_size: int = DEFAULT_MAX_CHARS
+    fix_all: bool = True
+    diagnostics_delay: int = 0
+    verifier_python: str = ""
     root: Path | None = None  # the directory of the pyproject.toml these came from
     unknown: tuple[str, ...] = field(default=(), compare=False)
 
@@ -328,6 +364,22 @@ def _coerce(key: str, value: Any) -> Any:
             return int(value)
         except (TypeError, ValueError) as exc:
             raise SettingsError("max-file-size must be an integer") from exc
+    if key == "fix-all":
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        if not isinstance(value, bool):
+            raise SettingsError("fix-all must be true or false")
+        return value
+    if key == "diagnostics-delay":
+        try:
+            delay = int(value)
+        except (TypeError, ValueError) as exc:
+            raise SettingsError("diagnostics-delay must be an integer (milliseconds)") from exc
+        if not 0 <= delay <= 10_000:
+            raise SettingsError("diagnostics-delay must be between 0 and 10000 milliseconds")
+        return delay
+    if key == "verifier-python":
+        return str(value)
     return value
 
 

@@ -144,9 +144,27 @@ class BlockContext:
                 info = self.summary.graph.get(self.index.scope_id(scope))
                 if info is not None:
                     return info
+                if self._handed_to_eager_wrapper(scope):
+                    # A nested function given to tf.py_function runs as Python on every call,
+                    # even though it is defined inside traced code.
+                    return None
             elif isinstance(scope, ast.ClassDef):
                 return None
         return None
+
+    def _handed_to_eager_wrapper(self, fn: FunctionNode) -> bool:
+        outer = self.index.enclosing_function(fn)
+        if outer is None:
+            return False
+        for call in self.index.nodes(ast.Call):
+            if self.index.enclosing_function(call) is not outer:
+                continue
+            passed = [*call.args, *(kw.value for kw in call.keywords)]
+            if any(isinstance(a, ast.Name) and a.id == fn.name for a in passed) and (
+                self.call_name(call) in EAGER_WRAPPERS
+            ):
+                return True
+        return False
 
     def in_graph(self, node: ast.AST) -> bool:
         return self.graph_info(node) is not None

@@ -4,16 +4,21 @@ Three caches make a one-line edit cheap:
 
 1. block text -> parse tree, node index, facts, suppressions;
 2. the facts of all blocks -> module summary (reused when no block's facts changed);
-3. (block text, summary fingerprint, rule set) -> findings.
+3. (block text, summary core fingerprint) -> findings, valid while the entries of the tracked
+   summary tables (assignments, dataset names, graph functions) that the block's detectors
+   read keep their values (:mod:`tflsp.analysis.reads`).
 
-An edit inside one function therefore re-parses and re-checks that function only, unless it
-changes something module-wide (an import, a class's bases, which functions run as a graph).
+Unchanged blocks also keep their final, shifted Diagnostic objects, so front ends can cache
+what they derive from them.  An edit inside one function therefore re-parses and re-checks
+that function only, unless it changes something module-wide that is not tracked (an import,
+a class's bases, a new function) or a tracked entry other blocks read.
 """
 
 from __future__ import annotations
 
 import ast
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -24,7 +29,8 @@ from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, syntax_error_diagnostic
 from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
 from tflsp.analysis.index import NodeIndex
-from tflsp.analysis.parsing import ParsedBlock, parse_block
+from tflsp.analysis.parsing import ParsedBlock, parse_block, try_parse
+from tflsp.analysis.reads import Dependencies
 from tflsp.analysis.registry import all_detectors, watched_names
 from tflsp.analysis.summary import ModuleSummary, build_summary
 from tflsp.analysis.suppressions import Suppression, find_suppressions
@@ -79,8 +85,15 @@ class BlockAnalysis:
     text: str
     parsed: ParsedBlock
     index: NodeIndex | None
-    facts: BlockFacts
     suppressions: dict[int, Suppression]
+    _facts: BlockFacts | None = None
+
+    @property
+    def facts(self) -> BlockFacts:
+        """Computed on first use: a half-typed block that keeps its last facts never needs them."""
+        if self._facts is None:
+            self._facts = extract_facts(self.index) if self.index is not None else EMPTY_FACTS
+        return self._facts
 
 
 @dataclass(frozen=True)
@@ -118,6 +131,27 @@ class ModuleResult:
         return None
 
 
+@dataclass(frozen=True)
+class _Placed:
+    """A block's diagnostics at one offset, and the findings and summary they came from."""
+
+    analysis: BlockAnalysis
+    summary: ModuleSummary
+    findings: list[Diagnostic]
+    deps: Dependencies | None
+    diagnostics: list[Diagnostic]
+
+    def valid_for(self, summary: ModuleSummary) -> bool:
+        """Do the findings still hold under another summary (same core, same reads)?"""
+        if self.summary is summary:
+            return True
+        tables = summary.tracked
+        if tables is None or self.summary.tracked is None or self.deps is None:
+            return False
+        same_core = self.summary.core_fingerprint == summary.core_fingerprint
+        return same_core and tables.still_hold(self.deps)
+
+
 class Analyzer:
     """Analyse module texts with one rule set.  Keep one per document to reuse its caches."""
 
@@ -133,13 +167,29 @@ class Analyzer:
         self.config = config
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
         self._blocks: LRU[str, BlockAnalysis] = LRU(cache_size)
-        self._findings: LRU[tuple[str, int], list[Diagnostic]] = LRU(cache_size)
+        self._findings: LRU[tuple[str, int], tuple[list[Diagnostic], Dependencies | None]] = LRU(
+            cache_size
+        )
         self._summary_key: tuple[BlockFacts, ...] | None = None
         self._summary: ModuleSummary | None = None
-        self._previous: dict[int, BlockFacts] = {}
+        self._previous: dict[int, tuple[str, BlockFacts]] = {}
+        # (id of block analysis, line offset) -> the block's final diagnostics, so unchanged
+        # blocks hand back the very same Diagnostic objects.
+        self._placed: dict[tuple[int, int], _Placed] = {}
         self._watched = watched_names()
         self._detectors = all_detectors()
         self._severity = config.severity_map
+
+    def fork(self) -> Analyzer:
+        """An analyzer with the same rules that shares this one's block and findings caches.
+
+        Its module state (last summary, facts of unparsable blocks) is its own, so analysing
+        other texts with it (fix-all rounds) leaves this analyzer's next result unchanged.
+        """
+        twin = Analyzer(self.config, self.catalog, strict=self.strict, cache_size=1)
+        twin._blocks = self._blocks
+        twin._findings = self._findings
+        return twin
 
     # -- blocks ----------------------------------------------------------------------------
     def _block(self, text: str) -> BlockAnalysis:
@@ -148,8 +198,7 @@ class Analyzer:
             return cached
         parsed = parse_block(text)
         index = NodeIndex(parsed.tree) if parsed.tree is not None else None
-        facts = extract_facts(index) if index is not None else EMPTY_FACTS
-        analysis = BlockAnalysis(text, parsed, index, facts, find_suppressions(text))
+        analysis = BlockAnalysis(text, parsed, index, find_suppressions(text))
         self._blocks.put(text, analysis)
         return analysis
 
@@ -162,13 +211,23 @@ class Analyzer:
             analysis = self._block(chunk.text)
             taken = 1
             error = analysis.parsed.error
-            if error is not None and error.ends_early and i + 1 < len(chunks):
+            if (
+                error is not None
+                and error.ends_early
+                and i + 1 < len(chunks)
+                and _may_continue(error.message, chunks[i + 1].text)
+            ):
                 # The candidate stopped inside a bracket or string that a column-0 line
-                # continues: try it together with what follows.
+                # continues: try it together with what follows.  While a line is being typed
+                # the merge fails on every keystroke, so a bare parse decides first.
                 text = chunk.text
                 for extra in range(1, min(_MAX_MERGE, len(chunks) - i - 1) + 1):
                     text += chunks[i + extra].text
-                    merged = self._block(text)
+                    merged = self._blocks.get(text)
+                    if merged is None:
+                        if try_parse(text)[1] is not None:
+                            continue
+                        merged = self._block(text)
                     if merged.parsed.error is None:
                         analysis, taken = merged, extra + 1
                         break
@@ -180,14 +239,20 @@ class Analyzer:
     def _summarise(self, views: list[BlockView]) -> ModuleSummary:
         facts: list[BlockFacts] = []
         previous = self._previous
-        current: dict[int, BlockFacts] = {}
+        current: dict[int, tuple[str, BlockFacts]] = {}
         for view in views:
-            block_facts = view.analysis.facts
-            if view.analysis.parsed.tree is None:
-                # A block that does not parse even with recovery keeps what it said last time,
-                # so a half-typed line does not change the rest of the module's results.
-                block_facts = previous.get(view.start_line, EMPTY_FACTS)
-            current[view.start_line] = block_facts
+            analysis = view.analysis
+            head = analysis.text[: analysis.text.find("\n") + 1 or len(analysis.text)]
+            before = previous.get(view.start_line)
+            if analysis.parsed.error is not None and before is not None and before[0] == head:
+                # A block with a syntax error (a half-typed line) keeps what it said last time,
+                # so typing does not change the rest of the module's results.  The block is
+                # recognised by its position and its first line; a block seen broken for the
+                # first time contributes what recovery could parse.
+                block_facts = before[1]
+            else:
+                block_facts = analysis.facts
+            current[view.start_line] = (head, block_facts)
             facts.append(block_facts)
         self._previous = current
         key = tuple(facts)
@@ -213,12 +278,19 @@ class Analyzer:
 
     def _detect(
         self, analysis: BlockAnalysis, summary: ModuleSummary, active: frozenset[str]
-    ) -> list[Diagnostic]:
-        key = (analysis.text, summary.fingerprint)
+    ) -> tuple[list[Diagnostic], Dependencies | None]:
+        tables = summary.tracked
+        # Findings depend on the summary's core plus the tracked-table entries the detectors
+        # read for this block (see tflsp.analysis.reads).
+        fingerprint = summary.core_fingerprint if tables is not None else summary.fingerprint
+        key = (analysis.text, fingerprint)
         cached = self._findings.get(key)
         if cached is not None:
-            return cached
+            held = cached[1]
+            if held is None or tables is None or tables.still_hold(held):
+                return cached
         findings: list[Diagnostic] = []
+        deps = None
         if analysis.parsed.tree is not None and analysis.index is not None:
             ctx = BlockContext(
                 analysis.text,
@@ -228,22 +300,60 @@ class Analyzer:
                 active,
                 analysis.parsed.neutralised,
             )
-            for det in self._detectors:
-                if det.codes.isdisjoint(active):
-                    continue
-                try:
-                    det.run(ctx)
-                except (RecursionError, MemoryError):
-                    log.warning("detector %s gave up on a deeply nested block", det.name)
-                except Exception:
-                    if self.strict:
-                        raise
-                    log.exception(
-                        "detector %s crashed; its findings for this block are lost", det.name
-                    )
+            if tables is not None:
+                tables.log.start()
+            try:
+                for det in self._detectors:
+                    if det.codes.isdisjoint(active):
+                        continue
+                    try:
+                        det.run(ctx)
+                    except (RecursionError, MemoryError):
+                        log.warning("detector %s gave up on a deeply nested block", det.name)
+                    except Exception:
+                        if self.strict:
+                            raise
+                        log.exception(
+                            "detector %s crashed; its findings for this block are lost", det.name
+                        )
+            finally:
+                if tables is not None:
+                    tables.log.stop()
             findings = _dedupe(ctx.findings)
-        self._findings.put(key, findings)
-        return findings
+            deps = tables.snapshot() if tables is not None else None
+        self._findings.put(key, (findings, deps))
+        return findings, deps
+
+    def _place(
+        self,
+        analysis: BlockAnalysis,
+        summary: ModuleSummary,
+        active: frozenset[str],
+        offset: int,
+    ) -> _Placed:
+        """One block's diagnostics in module lines: syntax error, then unsuppressed findings."""
+        out: list[Diagnostic] = []
+        error = analysis.parsed.error
+        if error is not None and SYNTAX_ERROR_CODE in self.config.enabled:
+            out.append(
+                syntax_error_diagnostic(
+                    error.line + offset,
+                    error.column,
+                    error.message,
+                    error.end_line + offset,
+                    error.end_column,
+                )
+            )
+        sups = analysis.suppressions
+        severity = self._severity
+        findings, deps = self._detect(analysis, summary, active)
+        for finding in findings:
+            sup = sups.get(finding.line) or sups.get(finding.end_line)
+            if sup is not None and sup.covers(finding.code):
+                continue
+            level = severity.get(finding.code) or self.catalog[finding.code].severity
+            out.append(_with_severity(finding, level).shifted(offset))
+        return _Placed(analysis, summary, findings, deps, out)
 
     def analyze(self, source: str) -> ModuleResult:
         if len(source) > self.config.max_chars:
@@ -258,31 +368,35 @@ class Analyzer:
         summary = self._summarise(views)
         active = self._active_codes(summary)
         diagnostics: list[Diagnostic] = []
-        severity = self._severity
-        want_syntax = SYNTAX_ERROR_CODE in self.config.enabled
+        previous = self._placed
+        placed: dict[tuple[int, int], _Placed] = {}
         for view in views:
             analysis = view.analysis
             offset = view.start_line - 1
-            error = analysis.parsed.error
-            if error is not None and want_syntax:
-                diagnostics.append(
-                    syntax_error_diagnostic(
-                        error.line + offset,
-                        error.column,
-                        error.message,
-                        error.end_line + offset,
-                        error.end_column,
-                    )
-                )
-            sups = analysis.suppressions
-            for finding in self._detect(analysis, summary, active):
-                sup = sups.get(finding.line) or sups.get(finding.end_line)
-                if sup is not None and sup.covers(finding.code):
-                    continue
-                level = severity.get(finding.code) or self.catalog[finding.code].severity
-                diagnostics.append(_with_severity(finding, level).shifted(offset))
+            key = (id(analysis), offset)
+            entry = previous.get(key)
+            if entry is None or entry.analysis is not analysis or not entry.valid_for(summary):
+                entry = self._place(analysis, summary, active, offset)
+            elif entry.summary is not summary:
+                # New summary, same findings: the detectors' reads still hold.
+                entry = replace(entry, summary=summary)
+            placed[key] = entry
+            diagnostics.extend(entry.diagnostics)
+        self._placed = placed
         diagnostics.sort(key=lambda d: d.sort_key)
         return ModuleResult(diagnostics, summary, views)
+
+
+# Statements that cannot appear inside an open bracket: a candidate that stopped inside a
+# bracket is not continued by a chunk starting with one of them (typically the next function
+# after a half-typed line).  Strings can hold anything, so this applies to brackets only.
+_STATEMENT_RE = re.compile(
+    r"(?:async[ \t]+def|def|class|import|return|raise|pass|try|while|with|del|global|nonlocal|assert)\b"
+)
+
+
+def _may_continue(message: str, following: str) -> bool:
+    return "was never closed" not in message or _STATEMENT_RE.match(following) is None
 
 
 def _with_severity(diagnostic: Diagnostic, severity: str) -> Diagnostic:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.names import canonical, dotted, import_bindings
+from tflsp.analysis.registry import module_facts
 
 # Methods Keras runs as a graph during fit/evaluate/predict.
 KERAS_GRAPH_METHODS = frozenset({"call", "train_step", "test_step", "predict_step", "compute_loss"})
@@ -95,6 +96,8 @@ class BlockFacts:
     # ``name = callee(...)`` anywhere in the block: (name, dotted callee).  Lets detectors ask
     # what a name holds ("model" is a local Keras model, "step" is a tf.function).
     assignments: tuple[tuple[str, str], ...] = ()
+    # Facts registered by detector families (``registry.module_fact``): (name, value) pairs.
+    extra: tuple[tuple[str, object], ...] = ()
 
 
 EMPTY_FACTS = BlockFacts((), (), (), (), frozenset(), (), frozenset())
@@ -170,13 +173,47 @@ def _function_arg(call: ast.Call) -> ast.expr | None:
     return None
 
 
+def _calls_and_returns(
+    index: NodeIndex,
+) -> tuple[dict[ast.AST, set[str]], dict[ast.AST, list[tuple[str, str]]]]:
+    """For every function: the local-looking callees and the returned names/callees inside it
+    (nested functions included), from one pass over the block's calls and returns."""
+    calls: dict[ast.AST, set[str]] = {}
+    returns: dict[ast.AST, list[tuple[str, str]]] = {}
+    function_types = (ast.FunctionDef, ast.AsyncFunctionDef)
+    for call in index.nodes(ast.Call):
+        text = dotted(call.func)
+        if text is None or not (text.count(".") == 0 or text.startswith(("self.", "cls."))):
+            continue
+        for scope in index.ancestors(call):
+            if isinstance(scope, function_types):
+                calls.setdefault(scope, set()).add(text)
+    for ret in index.nodes(ast.Return):
+        value = ret.value
+        if isinstance(value, ast.Name):
+            item = ("name", value.id)
+        elif isinstance(value, ast.Call):
+            text = dotted(value.func)
+            if not text:
+                continue
+            item = ("call", text)
+        else:
+            continue
+        for scope in index.ancestors(ret):
+            if isinstance(scope, function_types):
+                returns.setdefault(scope, []).append(item)
+    return calls, returns
+
+
 def extract_facts(index: NodeIndex) -> BlockFacts:
     tree = index.tree
+    # Most blocks have no import at all: then no walk below can find one.
+    has_imports = bool(index.nodes(ast.Import) or index.nodes(ast.ImportFrom))
     imports: list[tuple[str, str]] = []
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             imports.extend(import_bindings(stmt))
-        elif isinstance(stmt, (ast.If, ast.Try)):
+        elif has_imports and isinstance(stmt, (ast.If, ast.Try)):
             # ``try: import tf_keras as keras`` / ``if TYPE_CHECKING:`` imports still bind names.
             for node in ast.walk(stmt):
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -194,9 +231,10 @@ def extract_facts(index: NodeIndex) -> BlockFacts:
                 assignments.extend((name, callee) for name in names)
 
     local_cache: dict[ast.AST, dict[str, str]] = {}
+    calls_in, returns_in = _calls_and_returns(index)
     functions: list[FunctionFacts] = []
     for fn in index.functions():
-        local = _local_bindings(index, fn, local_cache)
+        local = _local_bindings(index, fn, local_cache) if has_imports else {}
         fid = index.scope_id(fn)
         parent_scope = index.enclosing_scope(fn)
         class_id = index.scope_id(parent_scope) if isinstance(parent_scope, ast.ClassDef) else None
@@ -206,23 +244,10 @@ def extract_facts(index: NodeIndex) -> BlockFacts:
             if isinstance(parent_fn, (ast.FunctionDef, ast.AsyncFunctionDef))
             else None
         )
-        calls: set[str] = set()
+        calls = calls_in.get(fn, set())
         returns: set[str] = set()
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Call):
-                text = dotted(node.func)
-                if text is not None and (
-                    text.count(".") == 0 or text.startswith(("self.", "cls."))
-                ):
-                    calls.add(text)
-            elif isinstance(node, ast.Return) and node.value is not None:
-                value = node.value
-                if isinstance(value, ast.Name):
-                    returns.add(value.id)
-                elif isinstance(value, ast.Call):
-                    text = dotted(value.func)
-                    if text:
-                        returns.add(_qualify(text, local))
+        for kind, returned in returns_in.get(fn, ()):
+            returns.add(returned if kind == "name" else _qualify(returned, local))
         decorators = tuple(
             _qualify(t, local) for t in (decorator_text(d) for d in fn.decorator_list) if t
         )
@@ -292,7 +317,8 @@ def extract_facts(index: NodeIndex) -> BlockFacts:
             target = dotted(call.args[0])
             if target is not None:
                 # Resolved later: only kept when ``text`` turns out to be tf.function.
-                via = _qualify(text, _local_bindings(index, call, local_cache))
+                local = _local_bindings(index, call, local_cache) if has_imports else {}
+                via = _qualify(text, local)
                 roots.append(RootRef(via, target, scope, class_id))
 
     assigned: list[str] = []
@@ -329,4 +355,5 @@ def extract_facts(index: NodeIndex) -> BlockFacts:
         assigned_globals=tuple(assigned),
         called=frozenset(called),
         assignments=tuple(assignments),
+        extra=tuple((fact.name, fact.extract(index)) for fact in module_facts()),
     )

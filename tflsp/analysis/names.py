@@ -15,6 +15,9 @@ BUILTIN_NAMES = frozenset(dir(builtins))
 _KERAS_PREFIXES = (
     "tensorflow.keras",
     "tensorflow.python.keras",
+    # ``import tensorflow.compat.v1 as tf`` code reaches Keras as ``tf.keras``: the same module.
+    "tensorflow.compat.v1.keras",
+    "tensorflow.compat.v2.keras",
     "tf_keras",
     "keras.api",
 )

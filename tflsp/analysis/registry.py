@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tflsp.analysis.context import BlockContext
+    from tflsp.analysis.index import NodeIndex
+    from tflsp.analysis.summary import ModuleSummary
 
 DetectorFn = Callable[["BlockContext"], None]
 
@@ -26,8 +28,24 @@ class Detector:
     name: str
 
 
+@dataclass(frozen=True)
+class ModuleFact:
+    """A family's own module-wide fact, for questions the shared summary does not answer.
+
+    ``extract`` sees one block alone (its result is cached with the block's other facts) and
+    must return something hashable; ``combine`` gets every block's value in module order
+    (None for blocks that did not parse) and the summary built so far.  Detectors read the
+    combined value from ``ctx.summary.extra[name]``.
+    """
+
+    name: str
+    extract: Callable[[NodeIndex], Hashable]
+    combine: Callable[[Sequence[Hashable], ModuleSummary], Hashable]
+
+
 _DETECTORS: list[Detector] = []
 _WATCHED: set[str] = set()
+_MODULE_FACTS: dict[str, ModuleFact] = {}
 _loaded = False
 
 
@@ -50,6 +68,15 @@ def watch(*names: str) -> None:
     _WATCHED.update(names)
 
 
+def module_fact(
+    name: str,
+    extract: Callable[[NodeIndex], Hashable],
+    combine: Callable[[Sequence[Hashable], ModuleSummary], Hashable],
+) -> None:
+    """Register a module-wide fact (see :class:`ModuleFact`)."""
+    _MODULE_FACTS[name] = ModuleFact(name, extract, combine)
+
+
 def _load() -> None:
     global _loaded
     if _loaded:
@@ -69,6 +96,11 @@ def all_detectors() -> list[Detector]:
 def watched_names() -> frozenset[str]:
     _load()
     return frozenset(_WATCHED)
+
+
+def module_facts() -> list[ModuleFact]:
+    _load()
+    return list(_MODULE_FACTS.values())
 
 
 def registered_codes() -> frozenset[str]:

@@ -19,6 +19,8 @@ from tflsp.analysis.facts import (
     FunctionFacts,
 )
 from tflsp.analysis.names import keras_flavor, resolve_dotted
+from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedSet, TrackedTables
+from tflsp.analysis.registry import module_facts
 
 TF_FUNCTION = "tensorflow.function"
 
@@ -53,6 +55,12 @@ class ModuleSummary:
     keras_version: int
     keras_flavors: frozenset[str]
     fingerprint: int = field(default=0)
+    # Combined module facts registered by detector families (``registry.module_fact``).
+    extra: dict[str, object] = field(default_factory=dict)
+    # Everything but the tables in ``tracked`` (assignments, dataset names, the graph map),
+    # whose reads are recorded per block instead (see :mod:`tflsp.analysis.reads`).
+    core_fingerprint: int = field(default=0)
+    tracked: TrackedTables | None = field(default=None, repr=False, compare=False)
 
     def resolve(self, name: str) -> str | None:
         return resolve_dotted(name, self.imports)
@@ -172,7 +180,9 @@ def build_summary(
                 kind = "tf.function"
             else:
                 continue
-            target = _resolve_function(root.target, root.scope, root.class_id, functions, classes)
+            target = _resolve_function(
+                root.target, root.scope, root.class_id, functions, classes, by_name
+            )
             if target is not None and target not in graph:
                 graph[target] = GraphInfo(kind, target)
 
@@ -185,7 +195,9 @@ def build_summary(
             continue
         origin = graph[current].origin
         for name in caller.calls:
-            target = _resolve_function(name, caller.id, caller.class_id, functions, classes)
+            target = _resolve_function(
+                name, caller.id, caller.class_id, functions, classes, by_name
+            )
             if target is not None and target not in graph:
                 graph[target] = GraphInfo("called", origin)
                 queue.append(target)
@@ -209,34 +221,52 @@ def build_summary(
             held.setdefault(name, set()).add(value)
     assigned_from = {name: frozenset(values) for name, values in held.items()}
 
+    log = ReadLog()
+    tracked_graph = TrackedDict("graph", log, graph)
+    tracked_assigned = TrackedDict("assigned", log, assigned_from)
+    tracked_datasets = TrackedSet("dataset_names", log, dataset_names)
     summary = ModuleSummary(
         imports=imports,
         functions=functions,
         classes=classes,
         keras_classes=keras_classes,
-        graph=graph,
+        graph=tracked_graph,
         wrapper_decorators=frozenset(wrappers),
-        dataset_names=frozenset(dataset_names),
+        dataset_names=tracked_datasets,
         reassigned_globals=frozenset(n for n, count in assigned.items() if count > 1),
         features=features,
-        assigned=assigned_from,
+        assigned=tracked_assigned,
         keras_version=decide_keras_version(target_keras, flavors, legacy_env),
         keras_flavors=flavors,
     )
-    summary.fingerprint = hash(
+    per_block = [dict(block.extra) for block in facts]
+    for fact in module_facts():
+        summary.extra[fact.name] = fact.combine([b.get(fact.name) for b in per_block], summary)
+    tables = TrackedTables(
+        log,
+        {"graph": tracked_graph, "assigned": tracked_assigned, "dataset_names": tracked_datasets},
+    )
+    summary.tracked = tables
+    summary.core_fingerprint = hash(
         (
             frozenset(imports.items()),
             frozenset(keras_classes.items()),
-            frozenset(graph.items()),
             summary.wrapper_decorators,
-            summary.dataset_names,
             summary.reassigned_globals,
             features,
-            frozenset(assigned_from.items()),
             summary.keras_version,
             flavors,
             frozenset((c.id, c.bases, c.decorators, c.methods) for c in classes.values()),
             frozenset(functions),
+            frozenset(summary.extra.items()),
+        )
+    )
+    summary.fingerprint = hash(
+        (
+            summary.core_fingerprint,
+            tables.digest("graph"),
+            tables.digest("assigned"),
+            tables.digest("dataset_names"),
         )
     )
     return summary
@@ -248,13 +278,14 @@ def _resolve_function(
     class_id: str | None,
     functions: dict[str, FunctionFacts],
     classes: dict[str, ClassFacts],
+    by_name: dict[str, str] | None = None,
 ) -> str | None:
     """Map a reference (``helper``, ``self.step``) to a function id defined in this module."""
     if name.startswith(("self.", "cls.")):
         method = name.split(".", 2)[1] if name.count(".") == 1 else None
         if method is None or class_id is None:
             return None
-        return _find_method(class_id, method, functions, classes, set())
+        return _find_method(class_id, method, functions, classes, set(), by_name)
     if "." in name:
         return None
     # Innermost enclosing scope first: nested helpers shadow module-level ones.
@@ -272,6 +303,7 @@ def _find_method(
     functions: dict[str, FunctionFacts],
     classes: dict[str, ClassFacts],
     seen: set[str],
+    by_name: dict[str, str] | None = None,
 ) -> str | None:
     if class_id in seen:
         return None
@@ -282,11 +314,12 @@ def _find_method(
     cls = classes.get(class_id)
     if cls is None:
         return None
-    by_name = {c.name: c.id for c in classes.values()}
+    if by_name is None:  # callers resolving many names pass it in (built once per summary)
+        by_name = {c.name: c.id for c in classes.values()}
     for base in cls.bases:
         base_id = by_name.get(base)
         if base_id is not None:
-            found = _find_method(base_id, method, functions, classes, seen)
+            found = _find_method(base_id, method, functions, classes, seen, by_name)
             if found is not None:
                 return found
     return None

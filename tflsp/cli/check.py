@@ -14,6 +14,7 @@ from tflsp.analysis.engine import Analyzer, LintConfig
 from tflsp.analysis.fixes import fix_source
 from tflsp.catalog import load_catalog
 from tflsp.cli.formats import FileReport, render_json, render_text, summary_line
+from tflsp.cli.notebooks import check_notebook, is_notebook
 from tflsp.cli.sarif import render_sarif
 from tflsp.cli.sources import SourceError, decode, discover, read_source, write_source
 from tflsp.settings import Settings, SettingsError
@@ -146,6 +147,10 @@ class _Checker:
 
     def check_text(self, path: str, text: str) -> tuple[FileReport, str]:
         analyzer = self.analyzer_for(path)
+        if is_notebook(path):
+            return check_notebook(
+                analyzer, path, text, fix=self.fix, unsafe=self.unsafe, diff=self.diff
+            )
         report = FileReport(path)
         fixed_text = text
         if self.fix or self.diff:
@@ -173,6 +178,8 @@ class _Checker:
         except SourceError as exc:
             return FileReport(path, error=str(exc))
         report, fixed_text = self.check_text(path, source.text)
+        if report.error:
+            return report
         if self.fix and not self.diff and fixed_text != source.text:
             try:
                 write_source(path, source, fixed_text)

@@ -6,10 +6,36 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic
+from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, Edit
 from tflsp.catalog import Catalog
 
 SYNTAX_ERROR_NAME = "syntax-error"
+
+
+@dataclass(frozen=True)
+class CellEdit:
+    """One fix edit in notebook terms: ``edit`` positions are relative to cell ``cell``."""
+
+    cell: int
+    edit: Edit
+
+
+@dataclass(frozen=True)
+class CellLocation:
+    """Where a notebook diagnostic sits, for the renderers.
+
+    ``cell`` is the 1-based cell number (markdown and raw cells count); lines are 1-based and
+    columns 0-based, relative to the cell.  ``file_region`` is the same range in the ``.ipynb``
+    JSON text (start line, start column, end line, end column), which is what SARIF needs.
+    """
+
+    cell: int
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    file_region: tuple[int, int, int, int] | None = None
+    edits: tuple[CellEdit, ...] = ()
 
 
 @dataclass
@@ -20,6 +46,13 @@ class FileReport:
     notice: str | None = None  # the file was skipped on purpose (size)
     fixed: int = 0
     diff: str = ""
+    # Notebooks only: one entry per diagnostic, in the same order.
+    locations: list[CellLocation] | None = None
+
+    def located(self) -> list[tuple[Diagnostic, CellLocation | None]]:
+        if self.locations is None:
+            return [(d, None) for d in self.diagnostics]
+        return list(zip(self.diagnostics, self.locations, strict=True))
 
 
 def rule_name(catalog: Catalog, code: str) -> str:
@@ -41,16 +74,47 @@ def docs_url(base: str, catalog: Catalog, code: str, lang: str = "en") -> str | 
     return f"{base}{prefix}patterns/{pattern.slug}.html"
 
 
+def _edit_record(edit: Edit, cell: int | None) -> dict[str, object]:
+    record: dict[str, object] = {}
+    if cell is not None:
+        record["cell"] = cell
+    record.update(
+        {
+            "line": edit.line,
+            "column": edit.column + 1,
+            "end_line": edit.end_line,
+            "end_column": edit.end_column + 1,
+            "content": edit.text,
+        }
+    )
+    return record
+
+
 def diagnostic_record(
-    catalog: Catalog, path: str, d: Diagnostic, lang: str, base_url: str | None = None
+    catalog: Catalog,
+    path: str,
+    d: Diagnostic,
+    lang: str,
+    base_url: str | None = None,
+    location: CellLocation | None = None,
 ) -> dict[str, object]:
-    """The stable JSON shape of one diagnostic (1-based line and column)."""
+    """The stable JSON shape of one diagnostic (1-based line and column).
+
+    ``cell`` is ``null`` for Python files; for notebooks it is the 1-based cell number and the
+    positions (fix edits included) are relative to that cell.
+    """
+    if location is None:
+        cell, line, column, end_line, end_column = None, d.line, d.column, d.end_line, d.end_column
+    else:
+        cell, line, column = location.cell, location.line, location.column
+        end_line, end_column = location.end_line, location.end_column
     record: dict[str, object] = {
         "path": path,
-        "line": d.line,
-        "column": d.column + 1,
-        "end_line": d.end_line,
-        "end_column": d.end_column + 1,
+        "cell": cell,
+        "line": line,
+        "column": column + 1,
+        "end_line": end_line,
+        "end_column": end_column + 1,
         "code": d.code,
         "name": rule_name(catalog, d.code),
         "severity": d.severity,
@@ -59,19 +123,15 @@ def diagnostic_record(
     fix = None
     if d.fix is not None:
         pattern = catalog.get(d.code)
+        edits = (
+            [_edit_record(e, None) for e in d.fix.edits]
+            if location is None
+            else [_edit_record(e.edit, e.cell) for e in location.edits]
+        )
         fix = {
             "applicability": "safe" if d.fix.safe else "unsafe",
             "message": pattern.fix_title(lang, d.fix.args) if pattern else "",
-            "edits": [
-                {
-                    "line": e.line,
-                    "column": e.column + 1,
-                    "end_line": e.end_line,
-                    "end_column": e.end_column + 1,
-                    "content": e.text,
-                }
-                for e in d.fix.edits
-            ],
+            "edits": edits,
         }
     record["fix"] = fix
     record["url"] = docs_url(base_url, catalog, d.code, lang) if base_url else None
@@ -81,10 +141,15 @@ def diagnostic_record(
 def render_text(catalog: Catalog, reports: Sequence[FileReport], lang: str) -> str:
     lines = []
     for report in reports:
-        for d in report.diagnostics:
+        for d, location in report.located():
             fixable = " [*]" if d.fix is not None and d.fix.safe else ""
+            where = (
+                f"{d.line}:{d.column + 1}"
+                if location is None
+                else f"cell {location.cell}:{location.line}:{location.column + 1}"
+            )
             lines.append(
-                f"{report.path}:{d.line}:{d.column + 1}: {d.code}{fixable} "
+                f"{report.path}:{where}: {d.code}{fixable} "
                 f"[{rule_name(catalog, d.code)}] {message_for(catalog, d, lang)}"
             )
     return "\n".join(lines) + ("\n" if lines else "")
@@ -115,8 +180,8 @@ def render_json(
     catalog: Catalog, reports: Sequence[FileReport], lang: str, base_url: str | None = None
 ) -> str:
     records = [
-        diagnostic_record(catalog, r.path, d, lang, base_url)
+        diagnostic_record(catalog, r.path, d, lang, base_url, location)
         for r in reports
-        for d in r.diagnostics
+        for d, location in r.located()
     ]
     return json.dumps(records, ensure_ascii=False, indent=2) + "\n"

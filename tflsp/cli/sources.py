@@ -28,7 +28,8 @@ SKIP_DIRS = frozenset(
         ".ipynb_checkpoints",
     }
 )
-SOURCE_SUFFIXES = (".py", ".pyi")
+# Notebooks are found in directories too, as ruff does; see tflsp.cli.notebooks.
+SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
 
 class SourceError(Exception):

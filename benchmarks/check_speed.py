@@ -1,0 +1,134 @@
+"""How fast is the analyzer?  Prints medians and ratios; not a test.
+
+Measures, on a generated 5,000-line module (``benchmarks/generate.py``) and on ``examples/``:
+
+- a cold analysis (fresh caches) against a bare ``ast.parse`` of the same text;
+- the whole ``tflsp check`` command as a process (start-up included);
+- re-analysing after a one-line edit inside one function (the block cache at work), and after
+  an edit that changes a module-wide fact (a new import), which invalidates every block's
+  findings but not their parse.
+
+Usage: ``python benchmarks/check_speed.py [--lines 5000] [--repeat 15]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import generate
+
+from tflsp.analysis.engine import Analyzer
+from tflsp.catalog import load_catalog
+from tflsp.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def timed(fn: Callable[[], object], repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def report(label: str, values: list[float]) -> float:
+    median = statistics.median(values)
+    print(f"{label:<52} median {median:8.2f} ms   p95 {pct(values, 0.95):8.2f} ms")
+    return median
+
+
+def edit_positions(lines: list[str], count: int) -> list[int]:
+    """Lines inside function bodies spread over the module."""
+    candidates = [i for i, line in enumerate(lines) if line.startswith("        ") and line.strip()]
+    step = max(1, len(candidates) // count)
+    return candidates[::step][:count]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--lines", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+
+    catalog = load_catalog()
+    config = Settings(select=("ALL",)).lint_config(catalog)
+    source = generate(args.lines)
+    print(
+        f"module: {source.count(chr(10))} lines, {len(source):,} characters; catalog: {len(catalog)} patterns"
+    )
+
+    parse_ms = report("ast.parse (whole module)", timed(lambda: ast.parse(source), args.repeat))
+    cold_ms = report(
+        "analyze, cold caches",
+        timed(lambda: Analyzer(config, catalog).analyze(source), args.repeat),
+    )
+    print(f"{'  ratio cold analyze / ast.parse':<52} {cold_ms / parse_ms:8.2f}x")
+
+    analyzer = Analyzer(config, catalog)
+    result = analyzer.analyze(source)
+    print(f"  {len(result.diagnostics)} diagnostics in {len(result.blocks)} blocks")
+    report(
+        "analyze, unchanged text (all caches warm)",
+        timed(lambda: analyzer.analyze(source), args.repeat),
+    )
+
+    lines = source.split("\n")
+    edits = []
+    for n, index in enumerate(edit_positions(lines, max(args.repeat, 60))):
+        changed = list(lines)
+        changed[index] = changed[index] + f"  # edit {n}"
+        edits.append("\n".join(changed))
+    iterator = iter(edits)
+    edit_ms = report(
+        "re-analyze after a one-line edit in a function",
+        timed(lambda: analyzer.analyze(next(iterator)), len(edits)),
+    )
+    print(f"{'  ratio one-line edit / ast.parse':<52} {edit_ms / parse_ms:8.3f}x")
+
+    wide = [f"import module_{n} as m{n}\n" + source for n in range(args.repeat)]
+    iterator = iter(wide)
+    report(
+        "re-analyze after a new import (module-wide change)",
+        timed(lambda: analyzer.analyze(next(iterator)), len(wide)),
+    )
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big_module.py"
+        path.write_text(source)
+        command = [sys.executable, "-m", "tflsp", "check", "--quiet", "--select", "ALL", str(path)]
+        report(
+            f"tflsp check (process) on {args.lines} lines",
+            timed(lambda: subprocess.run(command, capture_output=True), 5),
+        )
+    command = [sys.executable, "-m", "tflsp", "check", "--quiet", str(ROOT / "examples")]
+    report(
+        "tflsp check (process) on examples/",
+        timed(lambda: subprocess.run(command, capture_output=True), 5),
+    )
+    baseline = [sys.executable, "-c", "import tflsp.cli.main"]
+    report(
+        "  python start + import tflsp.cli.main (floor)",
+        timed(lambda: subprocess.run(baseline, capture_output=True), 5),
+    )
+
+
+if __name__ == "__main__":
+    main()

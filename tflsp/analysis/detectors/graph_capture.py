@@ -1,0 +1,384 @@
+"""TFL113: graph code reading a Python value that changes after the graph was traced.
+
+Whether a name goes stale depends on where it is bound relative to the calls that trace the
+function.  For module names that spans blocks, so a module fact orders bindings and calls by
+(block number, line); for a closure, the enclosing function is in the same block.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
+
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.detectors.graph_support import (
+    FUNCTION_TYPES,
+    MODULE,
+    ScopeNode,
+    binding_scope,
+    enclosing_scopes,
+    is_traced_scope,
+    scope_of,
+)
+from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.summary import ModuleSummary, _resolve_function
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_NESTED_SCOPES = (*_DEFS, ast.Lambda, *_COMPREHENSIONS)
+
+# Positions order bindings and calls: ``(block number, line)`` across a module (a block's
+# facts do not know where the block starts), ``(0, line)`` inside one function.
+Position = tuple[int, int]
+Span = tuple[int, int]  # first and last line of the outermost loop around a binding
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """One place that binds a name: where, inside which loop, and whether a function writes
+    it (``global``/``nonlocal``), which can happen at any time."""
+
+    line: int
+    loop: Span | None = None
+    by_function: bool = False
+
+
+def goes_stale(bindings: Sequence[tuple[int, Binding]], traces: Sequence[Position]) -> bool:
+    """Is a name bound again after graph code may have been traced with its old value?
+
+    ``bindings`` are ``(block number, binding)``; ``traces`` the positions of the calls that
+    can trace the graph code.  A binding counts when it follows the first such call, sits in a
+    loop that also makes such a call, or comes from a function.  The name must be bound more
+    than once (a loop binds it once per iteration).
+    """
+    count = sum(2 if b.loop else 1 for _, b in bindings)
+    if count < 2:
+        return False
+    first = min(traces) if traces else None
+    for block, binding in bindings:
+        if binding.by_function:
+            return True
+        if first is None:
+            continue
+        if (block, binding.line) > first:
+            return True
+        loop = binding.loop
+        if loop is not None and any(t[0] == block and loop[0] <= t[1] <= loop[1] for t in traces):
+            return True
+    return False
+
+
+# -- module fact: where module names are (re)bound, and where module code calls ------------
+GLOBAL_REBINDS = "graph.global_rebinds"
+
+
+def _stored_names(target: ast.AST) -> Iterator[ast.Name]:
+    for node in ast.walk(target):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            yield node
+
+
+def _span(loop: ast.AST) -> Span:
+    return (getattr(loop, "lineno", 0), getattr(loop, "end_lineno", None) or 0)
+
+
+def _statement_bindings(stmt: ast.stmt, loop: Span | None, out: list[tuple[str, Binding]]) -> None:
+    """Bindings a module-level statement makes, without entering functions or classes."""
+    if isinstance(stmt, _DEFS):
+        return
+    inner = loop or (_span(stmt) if isinstance(stmt, _LOOPS) else None)
+    targets: list[ast.AST] = []
+    if isinstance(stmt, ast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+        out.extend((n.id, Binding(n.lineno, inner)) for n in _stored_names(stmt.target))
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
+    for target in targets:
+        out.extend((n.id, Binding(n.lineno, loop)) for n in _stored_names(target))
+    for field in ("body", "orelse", "finalbody"):
+        for child in getattr(stmt, field, ()):
+            _statement_bindings(child, inner, out)
+    for handler in getattr(stmt, "handlers", ()):
+        for child in handler.body:
+            _statement_bindings(child, inner, out)
+
+
+def _extract_bindings(index: NodeIndex) -> Hashable:
+    """Top-level defs, module-level bindings and ``global`` writes, and module-level calls of
+    plain names (the calls that can run, and so trace, this module's functions)."""
+    defs = tuple((s.name, s.lineno) for s in index.tree.body if isinstance(s, _DEFS))
+    bindings: list[tuple[str, Binding]] = []
+    for stmt in index.tree.body:
+        _statement_bindings(stmt, None, bindings)
+    for glob in index.nodes(ast.Global):
+        fn = index.enclosing_function(glob)
+        if fn is None:
+            continue
+        names = set(glob.names)
+        bindings.extend(
+            (n.id, Binding(n.lineno, None, True))
+            for n in _stored_names(fn)
+            if n.id in names and index.enclosing_function(n) is fn
+        )
+    calls: list[tuple[str, int]] = []
+    if not all(isinstance(s, _DEFS) for s in index.tree.body):
+        calls = [
+            (c.func.id, c.lineno)
+            for c in index.nodes(ast.Call)
+            if isinstance(c.func, ast.Name) and index.enclosing_scope(c) is None
+        ]
+    return (defs, tuple(bindings), tuple(calls))
+
+
+def _combine_bindings(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
+    """``(top-level def, name)``: module names that go stale for the graph code of that def.
+
+    A trace needs a call: module-level calls of the module's own functions and classes made
+    after the def count (a call from another module happens after this one has run).
+    """
+    def_keys: dict[str, Position] = {}
+    bindings: dict[str, list[tuple[int, Binding]]] = {}
+    calls: list[tuple[str, Position]] = []
+    for number, value in enumerate(values):
+        if not isinstance(value, tuple):
+            continue
+        defs, block_bindings, block_calls = value
+        for name, line in defs:
+            def_keys.setdefault(name, (number, line))
+        for name, binding in block_bindings:
+            bindings.setdefault(name, []).append((number, binding))
+        calls.extend((name, (number, line)) for name, line in block_calls)
+    tops = {fid.split(".", 1)[0] for fid in summary.graph}
+    callers = _top_level_callers(summary)
+    out: set[tuple[str, str]] = set()
+    for top in tops:
+        key = def_keys.get(top)
+        if key is None:
+            continue
+        reaching = _reaching(top, callers)
+        traces = [where for name, where in calls if name in reaching and where > key]
+        out.update((top, name) for name, found in bindings.items() if goes_stale(found, traces))
+    return frozenset(out)
+
+
+def _top_level_callers(summary: ModuleSummary) -> dict[str, set[str]]:
+    """Top-level def -> the top-level defs whose code calls into it."""
+    functions = summary.functions
+    by_name = {cls.name: cls.id for cls in summary.classes.values()}
+    callers: dict[str, set[str]] = {}
+    for facts in functions.values():
+        caller = facts.id.split(".", 1)[0]
+        for text in facts.calls:
+            target = _resolve_function(
+                text, facts.id, facts.class_id, functions, summary.classes, by_name
+            )
+            if target is not None:
+                callers.setdefault(target.split(".", 1)[0], set()).add(caller)
+    return callers
+
+
+def _reaching(top: str, callers: dict[str, set[str]]) -> set[str]:
+    """``top`` and every top-level def whose calls lead to it."""
+    seen = {top}
+    queue = [top]
+    while queue:
+        for caller in callers.get(queue.pop(), ()):
+            if caller not in seen:
+                seen.add(caller)
+                queue.append(caller)
+    return seen
+
+
+module_fact(GLOBAL_REBINDS, _extract_bindings, _combine_bindings)
+
+
+# -- TFL113: a Python value frozen into the graph when it is traced -------------------------
+def _comprehension_binds(ctx: BlockContext, node: ast.Name) -> bool:
+    for scope in ctx.index.ancestors(node):
+        if isinstance(scope, _COMPREHENSIONS):
+            for gen in scope.generators:
+                if any(n.id == node.id for n in _stored_names(gen.target)):
+                    return True
+        elif isinstance(scope, (*FUNCTION_TYPES, ast.Lambda)):
+            return False
+    return False
+
+
+def _top_statement(ctx: BlockContext, node: ast.AST) -> ast.AST | None:
+    top: ast.AST | None = None
+    for scope in ctx.index.ancestors(node):
+        if isinstance(scope, ast.Module):
+            return top
+        top = scope
+    return None
+
+
+@dataclass
+class _Outer:
+    """An eager function's own bindings and the lines where it calls its nested functions."""
+
+    bindings: dict[str, list[tuple[int, Binding]]]
+    calls: list[int]
+
+
+def _outer_facts(ctx: BlockContext, fn: ScopeNode, memo: dict[ast.AST, _Outer]) -> _Outer:
+    found = memo.get(fn)
+    if found is not None:
+        return found
+    scope = scope_of(ctx, fn)
+    table: dict[str, list[tuple[int, Binding]]] = {}
+    for name in scope.params:
+        table.setdefault(name, []).append((0, Binding(fn.lineno)))
+    nested: set[str] = set()
+    called: list[tuple[str, int]] = []
+    stack: list[tuple[ast.AST, Span | None]] = [(c, None) for c in ast.iter_child_nodes(fn)]
+    while stack:
+        node, loop = stack.pop()
+        if isinstance(node, _NESTED_SCOPES):
+            if isinstance(node, FUNCTION_TYPES):
+                nested.add(node.name)
+                _nonlocal_writes(node, table)
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            table.setdefault(node.id, []).append((0, Binding(node.lineno, loop)))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            called.append((node.func.id, node.lineno))
+        inner = loop or (_span(node) if isinstance(node, _LOOPS) else None)
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    # Nested defs, and names bound to a call's result (``step = tf.function(body)``).
+    results = {
+        name
+        for name, values in scope.values.items()
+        if any(isinstance(v, ast.Call) for v in values)
+    }
+    callables = nested | results
+    facts = _Outer(table, [line for name, line in called if name in callables])
+    memo[fn] = facts
+    return facts
+
+
+def _outside_loop(binding: Binding) -> Binding:
+    return Binding(binding.line, None, binding.by_function)
+
+
+def _nonlocal_writes(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef, table: dict[str, list[tuple[int, Binding]]]
+) -> None:
+    names = {n for node in ast.walk(fn) if isinstance(node, ast.Nonlocal) for n in node.names}
+    for node in _stored_names(fn) if names else ():
+        if node.id in names:
+            table.setdefault(node.id, []).append((0, Binding(node.lineno, None, True)))
+
+
+def _nested_def(ctx: BlockContext, node: ast.AST, outer: ScopeNode) -> ScopeNode | None:
+    """The function or lambda directly inside ``outer`` that holds ``node``."""
+    inner: ScopeNode | None = None
+    for scope in ctx.index.ancestors(node):
+        if scope is outer:
+            return inner
+        if isinstance(scope, (*FUNCTION_TYPES, ast.Lambda)):
+            inner = scope
+    return None
+
+
+@detector("TFL113")
+def python_value_captured_in_graph(ctx: BlockContext) -> None:
+    fact = ctx.summary.extra.get(GLOBAL_REBINDS)
+    rebound = fact if isinstance(fact, frozenset) else frozenset()
+    tops = {
+        stmt.name: {name for top, name in rebound if top == stmt.name}
+        for stmt in ctx.tree.body
+        if isinstance(stmt, _DEFS)
+    }
+    global_names: set[str] = set().union(*tops.values()) if tops else set()
+    closure_names = _closure_candidates(ctx)
+    if not global_names and not closure_names:
+        return
+    memo: dict[ast.AST, _Outer] = {}
+    reported: set[tuple[ast.AST, str]] = set()
+    for node in ctx.index.nodes(ast.Name):
+        if node.id not in global_names and node.id not in closure_names:
+            continue  # cheap filter before any walk up the tree
+        if not isinstance(node.ctx, ast.Load):
+            continue
+        scopes = enclosing_scopes(ctx, node)
+        if not scopes or (node.id not in global_names and len(scopes) < 2):
+            continue
+        if (scopes[0], node.id) in reported or not ctx.in_graph(node):
+            continue
+        if node.id in scope_of(ctx, scopes[0]).declared_global or _comprehension_binds(ctx, node):
+            continue  # writes through ``global`` are TFL103's
+        where = binding_scope(ctx, node, node.id)
+        if where == MODULE:
+            top = _top_statement(ctx, node)
+            name_of_top = getattr(top, "name", None)
+            if name_of_top is None or node.id not in tops.get(name_of_top, ()):
+                continue
+            if ctx.resolve(node) is not None:
+                continue  # an import or a builtin
+            reported.add((scopes[0], node.id))
+            ctx.report(
+                "TFL113",
+                node,
+                args={"name": node.id, "function": ctx.graph_function_name(node)},
+            )
+        elif not isinstance(where, str) and where is not scopes[0]:
+            _check_closure(ctx, node, where, memo, reported, scopes[0])
+
+
+def _closure_candidates(ctx: BlockContext) -> set[str]:
+    """Names bound by eager functions around a nested traced function or lambda."""
+    names: set[str] = set()
+    inner: list[ScopeNode] = [*ctx.index.functions(), *ctx.index.nodes(ast.Lambda)]
+    for fn in inner:
+        if ctx.index.enclosing_function(fn) is None or not is_traced_scope(ctx, fn):
+            continue
+        for outer in enclosing_scopes(ctx, fn):
+            if not is_traced_scope(ctx, outer):
+                names |= scope_of(ctx, outer).bound
+    return names
+
+
+def _check_closure(
+    ctx: BlockContext,
+    node: ast.Name,
+    outer: ScopeNode,
+    memo: dict[ast.AST, _Outer],
+    reported: set[tuple[ast.AST, str]],
+    inner: ScopeNode,
+) -> None:
+    if is_traced_scope(ctx, outer):
+        return  # the enclosing function is traced too: its names are tensors of the same trace
+    nested = _nested_def(ctx, node, outer)
+    if nested is None:
+        return
+    facts = _outer_facts(ctx, outer, memo)
+    traces = [(0, line) for line in facts.calls]
+    if isinstance(nested, ast.Lambda):
+        traces.append((0, nested.lineno))  # ``ds.map(lambda ...)`` traces it right there
+    # A function defined inside the loop that rebinds the name is a new function (and a new
+    # trace) on every iteration: for it, that loop does not repeat the binding.
+    bindings = [
+        (block, _outside_loop(b) if b.loop and b.loop[0] <= nested.lineno <= b.loop[1] else b)
+        for block, b in facts.bindings.get(node.id, [])
+    ]
+    if not goes_stale(bindings, traces):
+        return
+    reported.add((inner, node.id))
+    outer_name = outer.name if isinstance(outer, FUNCTION_TYPES) else "lambda"
+    ctx.report(
+        "TFL113",
+        node,
+        message="closure",
+        args={
+            "name": node.id,
+            "function": ctx.graph_function_name(node),
+            "outer": outer_name,
+        },
+    )

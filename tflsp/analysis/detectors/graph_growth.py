@@ -1,0 +1,115 @@
+"""TFL115: a tensor grown by concatenation inside a loop (``tf.TensorArray`` is the fix)."""
+
+from __future__ import annotations
+
+import ast
+
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.detectors.graph_support import is_tensor_expr
+from tflsp.analysis.registry import detector
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_SCOPES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Lambda,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
+
+_GROWERS = frozenset(
+    {
+        "tensorflow.concat",
+        "tensorflow.stack",
+        "tensorflow.experimental.numpy.append",
+        "tensorflow.experimental.numpy.concatenate",
+        "tensorflow.experimental.numpy.hstack",
+        "tensorflow.experimental.numpy.vstack",
+        "keras.ops.append",
+        "keras.ops.concatenate",
+        "keras.ops.hstack",
+        "keras.ops.stack",
+        "keras.ops.vstack",
+    }
+)
+_GROWER_NAMES = frozenset(name.rpartition(".")[2] for name in _GROWERS)
+
+
+def _pieces(call: ast.Call, last: str) -> list[ast.expr]:
+    """The tensors being joined: ``[acc, x]`` in ``concat([acc, x], 0)`` or ``append(acc, x)``."""
+    if last == "append":
+        return [*call.args[:2], *(k.value for k in call.keywords if k.arg in ("x1", "arr"))]
+    first = call.args[0] if call.args else None
+    if first is None:
+        kw = next((k for k in call.keywords if k.arg in ("values", "xs", "tup")), None)
+        first = kw.value if kw is not None else None
+    if isinstance(first, (ast.List, ast.Tuple)):
+        return list(first.elts)
+    return []
+
+
+def _loops_in_function(ctx: BlockContext, node: ast.AST) -> list[ast.AST]:
+    """Loops around ``node`` up to its function, innermost first; ``else`` blocks excluded."""
+    loops: list[ast.AST] = []
+    child = node
+    for parent in ctx.index.ancestors(node):
+        if isinstance(parent, _SCOPES):
+            break
+        if isinstance(parent, _LOOPS) and child in parent.body:
+            loops.append(parent)
+        child = parent
+    return loops
+
+
+def _graph_loop(ctx: BlockContext, loop: ast.AST) -> bool:
+    """A loop AutoGraph turns into a ``tf.while_loop`` (over tf.range, a tensor or a dataset)."""
+    if isinstance(loop, ast.While):
+        return is_tensor_expr(ctx, loop.test)
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        return is_tensor_expr(ctx, loop.iter) or ctx.is_dataset(loop.iter)
+    return False
+
+
+def _reset_in_loop(loop: ast.AST, stmt: ast.stmt, name: str) -> bool:
+    """``acc = tf.zeros(...)`` earlier in the same loop body: nothing grows across iterations."""
+    for sibling in getattr(loop, "body", ()):
+        if sibling is stmt or sibling.lineno >= stmt.lineno:
+            return False
+        if isinstance(sibling, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in sibling.targets
+        ):
+            uses = any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(sibling.value))
+            if not uses:
+                return True
+    return False
+
+
+@detector("TFL115")
+def tensor_grown_in_loop(ctx: BlockContext) -> None:
+    for stmt in ctx.index.nodes(ast.Assign):
+        value = stmt.value
+        if not isinstance(value, ast.Call) or len(stmt.targets) != 1:
+            continue
+        target = stmt.targets[0]
+        func = value.func
+        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if not isinstance(target, ast.Name) or last not in _GROWER_NAMES:
+            continue
+        if not any(isinstance(p, ast.Name) and p.id == target.id for p in _pieces(value, last)):
+            continue
+        loops = _loops_in_function(ctx, stmt)
+        if not loops or _reset_in_loop(loops[0], stmt, target.id):
+            continue
+        name = ctx.resolve(func)
+        if name not in _GROWERS:
+            continue
+        graph_loop = ctx.in_graph(stmt) and any(_graph_loop(ctx, loop) for loop in loops)
+        ctx.report(
+            "TFL115",
+            value,
+            message="graph_loop" if graph_loop else "default",
+            args={"name": target.id, "call": ctx.source(func)},
+        )

@@ -1,0 +1,400 @@
+"""Migration family (TFL601-TFL603): TF1 names, deprecated APIs and calls of modules.
+
+The Keras-3-specific checks (TFL604 mixing Kerases, TFL605 TensorFlow ops on ``keras.Input``)
+live in :mod:`tflsp.analysis.detectors.migration_keras`.
+
+These detectors look at every attribute chain of a block, so each one first checks a cheap
+condition (the chain starts at a name bound to TensorFlow, the attribute has one specific
+name) before resolving anything.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.detectors import keras_backend_names as kb
+from tflsp.analysis.detectors.tf1_names import DATASET_V1_METHODS, Removed, lookup
+from tflsp.analysis.diagnostics import Edit
+from tflsp.analysis.names import canonical, dotted, import_bindings
+from tflsp.analysis.registry import detector
+
+TF_PREFIX = "tensorflow."
+
+
+def tensorflow_heads(ctx: BlockContext) -> dict[str, str]:
+    """Local names bound to ``tensorflow`` or one of its (non-Keras) submodules -> target."""
+    heads = {
+        local: target
+        for local, target in ctx.summary.imports.items()
+        if _is_tensorflow(target) and not canonical(target).startswith("keras")
+    }
+    imports: list[ast.Import | ast.ImportFrom] = [
+        *ctx.index.nodes(ast.Import),
+        *ctx.index.nodes(ast.ImportFrom),
+    ]
+    for node in imports:
+        if ctx.index.enclosing_function(node) is not None:
+            for local, target in import_bindings(node):
+                if _is_tensorflow(target) and not canonical(target).startswith("keras"):
+                    heads.setdefault(local, target)
+    return heads
+
+
+def _is_tensorflow(target: str) -> bool:
+    return target == "tensorflow" or target.startswith(TF_PREFIX)
+
+
+def chain_root(node: ast.expr) -> ast.expr:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node
+
+
+def is_outermost(ctx: BlockContext, node: ast.Attribute) -> bool:
+    parent = ctx.index.parent(node)
+    return not (isinstance(parent, ast.Attribute) and parent.value is node)
+
+
+def raw_target(ctx: BlockContext, expr: ast.expr) -> str | None:
+    """The dotted target before Keras spellings are merged (``tensorflow.keras.backend.mean``)."""
+    text = dotted(expr)
+    if text is None:
+        return None
+    head, _, rest = text.partition(".")
+    target = ctx.summary.imports.get(head)
+    if target is None:
+        return None
+    return f"{target}.{rest}" if rest else target
+
+
+def span_text(ctx: BlockContext, line: int, col: int, end_line: int, end_col: int) -> str:
+    if line == end_line:
+        return ctx.line_text(line)[col:end_col]
+    parts = [ctx.line_text(line)[col:]]
+    parts.extend(ctx.line_text(n) for n in range(line + 1, end_line))
+    parts.append(ctx.line_text(end_line)[:end_col])
+    return "\n".join(parts)
+
+
+# -- TFL601 ----------------------------------------------------------------------------------
+
+
+@detector("TFL601")
+def tf1_removed_api(ctx: BlockContext) -> None:
+    version = ctx.keras_version
+    heads = tensorflow_heads(ctx)
+    if heads:
+        for node in ctx.index.nodes(ast.Attribute):
+            root = chain_root(node)
+            if not (isinstance(root, ast.Name) and root.id in heads) or not is_outermost(ctx, node):
+                continue
+            head_target = heads[root.id]
+            text = dotted(node)
+            if text is None:
+                continue
+            # A cheap look at the written chain first; resolve (scopes, shadowing) on a hit only.
+            qual = head_target + text[len(root.id) :]
+            found = lookup(qual[len(TF_PREFIX) :], version) if qual.startswith(TF_PREFIX) else None
+            if found is None or ctx.resolve(node) != qual:
+                continue
+            key, entry = found
+            if head_target.startswith(TF_PREFIX) and lookup(head_target[len(TF_PREFIX) :], 0):
+                continue  # the import itself is reported; its uses would only repeat it
+            strip = qual.count(".") - (key.count(".") + 1)
+            sub: ast.expr = node
+            for _ in range(strip):
+                if isinstance(sub, ast.Attribute):
+                    sub = sub.value
+            _report_removed(ctx, sub, key, entry)
+    _removed_imports(ctx, version)
+    _dataset_v1_methods(ctx)
+
+
+def _report_removed(ctx: BlockContext, node: ast.expr, key: str, entry: Removed) -> None:
+    args = {"name": ctx.source(node), "replacement": entry.replacement, "path": key}
+    variant = _variant(ctx, key, entry)
+    fix = None
+    if entry.rename is not None:
+        prefix: ast.expr = node
+        for _ in range(key.count(".") + 1):
+            if not isinstance(prefix, ast.Attribute):
+                break
+            prefix = prefix.value
+        else:
+            if ctx.resolve(prefix) == "tensorflow":
+                new = f"{ctx.source(prefix)}.{entry.rename}"
+                fix = ctx.fix(ctx.replace(node, new), safe=True, new=new)
+    ctx.report("TFL601", node, message=variant, args=args, fix=fix)
+
+
+def _variant(ctx: BlockContext, key: str, entry: Removed) -> str:
+    if key == "contrib":
+        return "contrib"
+    if entry.kind == "removed" and entry.compat_fails_on_keras3 and ctx.keras_version == 3:
+        return "compat_fails_on_keras3"
+    if entry.kind == "removed" and not entry.compat:
+        return "gone"
+    return "default" if entry.kind == "removed" else entry.kind
+
+
+def _removed_imports(ctx: BlockContext, version: int) -> None:
+    for node in ctx.index.nodes(ast.Import):
+        for alias in node.names:
+            if alias.name.startswith(TF_PREFIX):
+                _report_import(ctx, node, alias.name, version)
+    for imp in ctx.index.nodes(ast.ImportFrom):
+        module = imp.module or ""
+        if imp.level or not (module == "tensorflow" or module.startswith(TF_PREFIX)):
+            continue
+        if module != "tensorflow" and _report_import(ctx, imp, module, version):
+            continue
+        for alias in imp.names:
+            if alias.name != "*":
+                _report_import(ctx, imp, f"{module}.{alias.name}", version)
+
+
+def _report_import(ctx: BlockContext, node: ast.stmt, qual: str, version: int) -> bool:
+    found = lookup(qual[len(TF_PREFIX) :], version)
+    if found is None:
+        return False
+    key, entry = found
+    if key == "contrib" or not entry.replacement:
+        variant = "import_contrib" if key == "contrib" else "import_delete"
+    else:
+        variant = "import"
+    args = {"name": f"tensorflow.{key}", "replacement": entry.replacement, "path": key}
+    ctx.report("TFL601", node, message=variant, args=args)
+    return True
+
+
+def _dataset_v1_methods(ctx: BlockContext) -> None:
+    if any(t.startswith("tensorflow.compat.v1") for t in ctx.summary.imports.values()):
+        return  # tf.compat.v1 datasets still have these methods
+    for call in ctx.index.nodes(ast.Call):
+        func = call.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in DATASET_V1_METHODS
+            and not call.args
+            and ctx.is_dataset(func.value)
+        ):
+            ctx.report(
+                "TFL601",
+                ctx.attribute_span(func, end=call),
+                message="method",
+                args={"name": f".{func.attr}()", "replacement": "`iter(dataset)`", "path": ""},
+            )
+
+
+# -- TFL602 ----------------------------------------------------------------------------------
+
+# Libraries whose tensors have .cpu()/.gpu() methods of their own.
+_OTHER_TENSOR_LIBRARIES = ("torch", "mxnet", "chainer", "cupy", "paddle", "jax")
+_OPTIMIZER_NAMES = frozenset({"optimizer", "opt", "optim", "optimiser"})
+
+
+@detector("TFL602")
+def deprecated_api(ctx: BlockContext) -> None:
+    imports = ctx.summary.imports.values()
+    uses_tf = any(_is_tensorflow(t) for t in imports)
+    if uses_tf and not any(t.split(".", 1)[0] in _OTHER_TENSOR_LIBRARIES for t in imports):
+        _device_methods(ctx)
+    for call in ctx.index.nodes(ast.Call):
+        func = call.func
+        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        # Deprecated arguments that still run are TFL606's; ``lr=`` stays here because it
+        # fails (Keras 3) or silently keeps the default learning rate (Keras 2).
+        renamed = any(kw.arg == "lr" for kw in call.keywords)
+        if last != "is_gpu_available" and not renamed:
+            continue  # cheap filter before resolving names
+        name = ctx.resolve(func)
+        if name is None:
+            continue
+        if name == "tensorflow.test.is_gpu_available":
+            ctx.report("TFL602", call, message="is_gpu_available", args={"name": ctx.source(func)})
+        elif name.startswith("keras.optimizers.") and name.rpartition(".")[2][:1].isupper():
+            _renamed_keyword(ctx, call)
+    for node in ctx.index.nodes(ast.Attribute):
+        if node.attr == "lr":
+            _optimizer_lr(ctx, node)
+        elif isinstance(node.value, (ast.Attribute, ast.Name)) and is_outermost(ctx, node):
+            _keras_backend(ctx, node)
+
+
+def _device_methods(ctx: BlockContext) -> None:
+    for call in ctx.index.nodes(ast.Call):
+        func = call.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("gpu", "cpu")
+            and not call.args
+            and not call.keywords
+        ):
+            ctx.report(
+                "TFL602",
+                ctx.attribute_span(func, end=call),
+                message=func.attr,
+                args={"name": f".{func.attr}()"},
+            )
+
+
+def _renamed_keyword(ctx: BlockContext, call: ast.Call) -> None:
+    old, new = "lr", "learning_rate"
+    kw = ctx.keyword(call, old)
+    if kw is None:
+        return
+    fix = None
+    if ctx.keyword(call, new) is None:
+        line, col, _, _ = ctx.node_range(kw)
+        fix = ctx.fix(Edit(line, col, line, col + len(old), new), safe=True, new=new)
+    ctx.report("TFL602", kw, message="lr_keyword", args={"name": old, "new": new}, fix=fix)
+
+
+def _optimizer_lr(ctx: BlockContext, node: ast.Attribute) -> None:
+    if ctx.keras_version != 3 or not _looks_like_optimizer(ctx, node.value):
+        return
+    _, _, end_line, end_col = ctx.node_range(node)
+    edit = Edit(end_line, end_col - 2, end_line, end_col, "learning_rate")
+    fix = ctx.fix(edit, safe=True, new="learning_rate")
+    variant = "lr_store" if isinstance(node.ctx, ast.Store) else "lr"
+    ctx.report("TFL602", node, message=variant, args={"name": ctx.source(node)}, fix=fix)
+
+
+def _looks_like_optimizer(ctx: BlockContext, expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Attribute):
+        return expr.attr in ("optimizer", "_optimizer")
+    if isinstance(expr, ast.Name):
+        if expr.id in _OPTIMIZER_NAMES:
+            return True
+        held = ctx.summary.assigned.get(expr.id, frozenset())
+        return any(h.startswith("keras.optimizers.") for h in held)
+    return False
+
+
+def _keras_backend(ctx: BlockContext, node: ast.Attribute) -> None:
+    if node.attr not in kb.MISSING_IN_KERAS3:
+        return
+    raw = raw_target(ctx, node)
+    if raw is None or not raw.startswith(
+        ("keras.", "tensorflow.keras.", "tensorflow.python.keras.")
+    ):
+        return
+    if ctx.resolve(node) != f"keras.backend.{node.attr}":
+        return
+    if raw.startswith("keras."):
+        module = "keras.backend"  # standalone Keras 3, whatever the target
+    elif ctx.keras_version == 3 and node.attr in kb.MISSING_IN_TF_KERAS_SHIM:
+        module = "tf.keras.backend"
+    else:
+        return
+    ctx.report(
+        "TFL602",
+        node,
+        message="keras_backend",
+        args={
+            "name": ctx.source(node),
+            "module": module,
+            "replacement": kb.replacement_for(node.attr),
+        },
+    )
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+# -- TFL603 ----------------------------------------------------------------------------------
+
+MODULES = frozenset(
+    {
+        "keras",
+        *(
+            f"keras.{m}"
+            for m in _words(
+                "layers models optimizers losses metrics activations initializers regularizers "
+                "constraints callbacks applications datasets preprocessing utils backend ops "
+                "mixed_precision saving random optimizers.schedules"
+            )
+        ),
+        "tensorflow",
+        *(
+            f"tensorflow.{m}"
+            for m in _words(
+                "nn math linalg random image io data train config strings sparse signal summary "
+                "saved_model distribute experimental compat audio bitwise debugging dtypes errors "
+                "lookup nest quantization ragged sets test autodiff autograph"
+            )
+        ),
+    }
+)
+
+
+# The last name of every module above, and Sequential: what a call must end with to matter.
+_CALLED_NAMES = frozenset(
+    {m.rpartition(".")[2] for m in MODULES} | {"Sequential", "keras", "tf", "tensorflow"}
+)
+
+
+@detector("TFL603")
+def keras_module_called(ctx: BlockContext) -> None:
+    for call in ctx.index.nodes(ast.Call):
+        func = call.func
+        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if last not in _CALLED_NAMES:
+            continue  # cheap filter before resolving names
+        name = ctx.resolve(func)
+        if name in MODULES:
+            _module_call(ctx, call, func, name)
+        elif name == "keras.Sequential":
+            _sequential_without_list(ctx, call)
+
+
+def _module_call(ctx: BlockContext, call: ast.Call, func: ast.expr, name: str) -> None:
+    fix = None
+    first = call.args[0] if call.args else None
+    looks_dense = (isinstance(first, ast.Constant) and type(first.value) is int) or ctx.keyword(
+        call, "units"
+    ) is not None
+    if name == "keras.layers" and looks_dense:
+        new = f"{ctx.source(func)}.Dense"
+        fix = ctx.fix(ctx.replace(func, new), safe=False, new=new)
+    ctx.report("TFL603", call, args={"name": ctx.source(func)}, fix=fix)
+
+
+def _sequential_without_list(ctx: BlockContext, call: ast.Call) -> None:
+    layers = [a for a in call.args if _is_layer_instance(ctx, a)]
+    if not layers or len(layers) != len(call.args):
+        return
+    if len(layers) == 1 and ctx.keras_version != 3:
+        return  # Keras 2 accepts one layer without a list
+    first, last = layers[0], layers[-1]
+    line, col, _, _ = ctx.node_range(first)
+    _, _, end_line, end_col = ctx.node_range(last)
+    text = "[" + span_text(ctx, line, col, end_line, end_col) + "]"
+    fix = ctx.fix(Edit(line, col, end_line, end_col, text), safe=False, new=text)
+    variant = "sequential" if len(layers) == 1 else "sequential_many"
+    ctx.report("TFL603", first, message=variant, args={"name": ctx.source(call.func)}, fix=fix)
+
+
+def _is_layer_instance(ctx: BlockContext, expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Call):
+        name = ctx.resolve(expr.func)
+        if name is not None:
+            last = name.rpartition(".")[2]
+            return (name.startswith("keras.layers.") and last[:1].isupper()) or name in (
+                "keras.Input",
+                "keras.Sequential",
+                "keras.Model",
+            )
+        if isinstance(expr.func, ast.Name):
+            return _local_keras_class(ctx, expr.func.id)
+    return False
+
+
+def _local_keras_class(ctx: BlockContext, name: str) -> bool:
+    summary = ctx.summary
+    return any(
+        cls.name == name and summary.keras_classes.get(cls.id) in ("layer", "model")
+        for cls in summary.classes.values()
+    )

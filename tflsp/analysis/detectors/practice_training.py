@@ -1,0 +1,312 @@
+"""Practice family (TFL702, TFL703): training scripts without a seed, models built in loops.
+
+Both are questions about the whole file (does it seed anywhere? does this helper build a
+model?), answered by module facts so that a block is re-checked when another block changes
+the answer.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Hashable, Sequence
+
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.detectors.saving_paths import keras_model_receiver
+from tflsp.analysis.detectors.tracking_support import canonical_kind, state_kind
+from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.names import dotted, resolve_dotted
+from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.summary import ModuleSummary, _resolve_function
+
+SEEDERS = frozenset(
+    {
+        "keras.utils.set_random_seed",
+        "tensorflow.random.set_seed",
+        "tensorflow.compat.v1.set_random_seed",
+        "tensorflow.compat.v1.random.set_random_seed",
+    }
+)
+# Libraries whose seed functions do not seed TensorFlow.
+_OTHER_RNGS = ("numpy.", "random.", "torch.", "jax.", "tensorflow.", "keras.")
+# Random ops that take their randomness from an explicit seed, not the global one.
+_SEEDED_OPS = ("stateless_", "Generator", "set_seed", "SeedGenerator", "experimental")
+CLEAR_SESSION = frozenset({"keras.backend.clear_session", "keras.utils.clear_session"})
+_TRAINING_METHODS = frozenset({"fit", "fit_generator", "train_on_batch"})
+
+
+# -- module fact: does the file draw random numbers, and does it seed them? ---------------
+RANDOMNESS = "practice.randomness"
+
+
+def _fit_shuffles(index: NodeIndex, call: ast.Call) -> bool:
+    """``model.fit(x, y)`` on arrays shuffles them (``shuffle=True`` is the default)."""
+    shuffle = next((kw.value for kw in call.keywords if kw.arg == "shuffle"), None)
+    if isinstance(shuffle, ast.Constant) and shuffle.value is False:
+        return False
+    first = call.args[0] if call.args else None
+    text = dotted(first) if first is not None else None
+    # A tf.data Dataset ignores ``shuffle``; names that look like one are given the benefit.
+    return text is None or not any(part in text.lower() for part in ("ds", "dataset"))
+
+
+# Where a training call sits: (scope id or "", its rank among the block's candidate training
+# calls, its code).  No line numbers: an edit that only shifts lines must leave the module
+# fact, and so every block's cached findings, unchanged.
+Site = tuple[str, int, str]
+
+
+def _candidates(index: NodeIndex) -> list[ast.Call]:
+    """``x.fit(...)``-like and ``x.apply_gradients(...)`` calls, in source order."""
+    return [
+        call
+        for call in index.nodes(ast.Call)
+        if isinstance(call.func, ast.Attribute)
+        and (call.func.attr in _TRAINING_METHODS or call.func.attr == "apply_gradients")
+    ]
+
+
+def _site(index: NodeIndex, call: ast.Call, rank: int) -> Site:
+    fn = index.enclosing_function(call)
+    scope = index.scope_id(fn) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) else ""
+    return (scope, rank, ast.dump(call))
+
+
+def _extract_randomness(index: NodeIndex) -> Hashable:
+    """Callee texts, whether ``fit`` shuffles arrays, and the candidate training calls."""
+    texts: set[str] = set()
+    fit_shuffles = False
+    for call in index.nodes(ast.Call):
+        func = call.func
+        text = dotted(func)
+        if text is not None:
+            texts.add(text)
+        if isinstance(func, ast.Attribute) and func.attr == "fit" and _fit_shuffles(index, call):
+            fit_shuffles = True
+    training = tuple(  # (site, method, receiver text)
+        (_site(index, call, rank), call.func.attr, dotted(call.func.value) or "")
+        for rank, call in enumerate(_candidates(index))
+        if isinstance(call.func, ast.Attribute)
+    )
+    return (frozenset(texts), fit_shuffles, training)
+
+
+def local_keras_kinds(summary: ModuleSummary) -> dict[str, str]:
+    """Class name -> ``layer`` | ``model`` for the Keras classes defined in the module."""
+    out: dict[str, str] = {}
+    for class_id, facts in summary.classes.items():
+        kind = summary.keras_classes.get(class_id)
+        if kind in ("layer", "model"):
+            out.setdefault(facts.name, kind)
+    return out
+
+
+def _source_of(text: str, summary: ModuleSummary, local: dict[str, str]) -> str | None:
+    """A short description of the randomness a callee brings, or None."""
+    last = text.rpartition(".")[2]
+    if not (last[:1].isupper() or last == "shuffle" or "random" in text):
+        return None  # cheap filter before resolving
+    name = resolve_dotted(text, summary.imports)
+    if name is None:
+        if text in local:
+            return "weight initializers"
+        return "Dataset.shuffle" if last == "shuffle" and "." in text else None
+    if name.startswith(("tensorflow.random.", "keras.random.")):
+        return None if any(part in name for part in _SEEDED_OPS) else "tf.random ops"
+    kind = canonical_kind(name)
+    if kind == "random_layer":
+        return "dropout and noise layers"
+    if kind in ("layer", "model"):
+        return "weight initializers"
+    if last == "shuffle" and not name.startswith(("numpy.", "random.")):
+        return "Dataset.shuffle"
+    return None
+
+
+def _seeds(text: str, summary: ModuleSummary) -> bool:
+    """``keras.utils.set_random_seed`` and friends, or a project helper named like a seeder."""
+    if "seed" not in text.rpartition(".")[2].lower():
+        return False
+    name = resolve_dotted(text, summary.imports)
+    return name in SEEDERS or name is None or not name.startswith(_OTHER_RNGS)
+
+
+def _combine_randomness(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
+    """``(sources, first training call)`` of a file that draws random numbers, trains and
+    never seeds TensorFlow; ``None`` otherwise."""
+    texts: set[str] = set()
+    sources: set[str] = set()
+    first: Site | None = None
+    for value in values:
+        if not isinstance(value, tuple):
+            continue
+        texts |= value[0]
+        if value[1]:
+            sources.add("fit(shuffle=True)")
+        for site, method, receiver in value[2]:
+            if first is None and (
+                method == "apply_gradients" or keras_model_receiver(receiver, summary)
+            ):
+                first = site
+    if first is None or any(_seeds(text, summary) for text in texts):
+        return None
+    local = local_keras_kinds(summary)
+    for text in texts:
+        source = _source_of(text, summary, local)
+        if source is not None:
+            sources.add(source)
+    return (tuple(sorted(sources)), first) if sources else None
+
+
+module_fact(RANDOMNESS, _extract_randomness, _combine_randomness)
+
+
+@detector("TFL702")
+def unseeded_randomness(ctx: BlockContext) -> None:
+    """Reported once per file, at its first training call."""
+    fact = ctx.summary.extra.get(RANDOMNESS)
+    if not isinstance(fact, tuple):
+        return
+    sources, first = fact
+    candidates = _candidates(ctx.index)
+    if len(candidates) <= first[1]:
+        return
+    call = candidates[first[1]]
+    if _site(ctx.index, call, first[1]) == first:
+        ctx.report(
+            "TFL702",
+            call,
+            args={"method": ctx.source(call.func), "sources": ", ".join(sources)},
+        )
+
+
+# -- module fact: functions that build Keras models ---------------------------------------
+BUILDERS = "practice.model_builders"
+
+
+def _may_matter(text: str) -> bool:
+    """Callees that can build a model or clear the session: constructors, local functions."""
+    last = text.rpartition(".")[2]
+    return last[:1].isupper() or last == "clear_session" or "." not in text
+
+
+def _extract_callees(index: NodeIndex) -> Hashable:
+    """``(function id, callee texts)`` for the functions of the block; a call counts for every
+    function around it, as in the summary's call graph."""
+    table: dict[ast.AST, set[str]] = {fn: set() for fn in index.functions()}
+    if not table:
+        return ()
+    for call in index.nodes(ast.Call):
+        text = dotted(call.func)
+        if text is None or not _may_matter(text):
+            continue
+        for scope in index.ancestors(call):
+            found = table.get(scope)
+            if found is not None:
+                found.add(text)
+    return tuple((index.scope_id(fn), frozenset(texts)) for fn, texts in table.items())
+
+
+def _builds_model(text: str, summary: ModuleSummary, local: dict[str, str]) -> bool:
+    if not text.rpartition(".")[2][:1].isupper():
+        return False
+    name = resolve_dotted(text, summary.imports)
+    if name is not None:
+        return canonical_kind(name) == "model"
+    return local.get(text) == "model"
+
+
+def _combine_builders(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
+    """``(function id, clears)`` for functions that build a Keras model, directly or through
+    another such function; ``clears`` says the function itself calls clear_session()."""
+    callees: dict[str, frozenset[str]] = {}
+    for value in values:
+        if isinstance(value, tuple):
+            callees.update(value)
+    builders: dict[str, bool] = {}
+    local = local_keras_kinds(summary)
+    for fid, texts in callees.items():
+        if any(_builds_model(t, summary, local) for t in texts):
+            clears = any(resolve_dotted(t, summary.imports) in CLEAR_SESSION for t in texts)
+            builders[fid] = clears
+    by_name = {facts.name: cid for cid, facts in summary.classes.items()}
+    changed = True
+    while changed:  # helpers that call a builder build models too
+        changed = False
+        for fid, texts in callees.items():
+            facts = summary.functions.get(fid)
+            if fid in builders or facts is None:
+                continue
+            for text in texts:
+                target = _resolve_function(
+                    text, fid, facts.class_id, summary.functions, summary.classes, by_name
+                )
+                if target in builders:
+                    builders[fid] = builders[target]
+                    changed = True
+                    break
+    return frozenset(builders.items())
+
+
+module_fact(BUILDERS, _extract_callees, _combine_builders)
+
+
+def _loop_body_of(ctx: BlockContext, node: ast.AST) -> ast.AST | None:
+    """The innermost ``for``/``while`` (in the same function) whose body holds ``node``."""
+    child = node
+    for parent in ctx.index.ancestors(node):
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None
+        if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)) and child in parent.body:
+            return parent
+        child = parent
+    return None
+
+
+def _clears_in(ctx: BlockContext, loop: ast.AST) -> bool:
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Call):
+            func = node.func
+            last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if last == "clear_session" and ctx.resolve(func) in CLEAR_SESSION:
+                return True
+    return False
+
+
+def _builder_call(ctx: BlockContext, call: ast.Call, builders: dict[str, bool]) -> bool | None:
+    """None when ``call`` builds no model; else whether the builder clears the session."""
+    made = state_kind(ctx, call)
+    if made is not None:
+        return False if made.kind == "model" else None
+    text = dotted(call.func)
+    if text is None or not builders:
+        return None
+    fn = ctx.index.enclosing_function(call)
+    scope = (
+        ctx.index.scope_id(fn) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    )
+    cls = ctx.index.enclosing_class(call)
+    target = _resolve_function(
+        text,
+        scope,
+        ctx.index.scope_id(cls) if cls is not None else None,
+        ctx.summary.functions,
+        ctx.summary.classes,
+    )
+    return builders.get(target) if target is not None else None
+
+
+@detector("TFL703")
+def models_built_in_loop(ctx: BlockContext) -> None:
+    loops = [*ctx.index.nodes(ast.For), *ctx.index.nodes(ast.While), *ctx.index.nodes(ast.AsyncFor)]
+    if not loops:
+        return
+    fact = ctx.summary.extra.get(BUILDERS)
+    builders = dict(fact) if isinstance(fact, frozenset) else {}
+    for call in ctx.index.nodes(ast.Call):
+        loop = _loop_body_of(ctx, call)
+        if loop is None:
+            continue
+        clears = _builder_call(ctx, call, builders)
+        if clears is None or clears or _clears_in(ctx, loop):
+            continue
+        ctx.report("TFL703", call, args={"call": ctx.source(call.func)})

@@ -1,0 +1,307 @@
+"""Save/load family, file names (TFL404-TFL406), and the path and receiver helpers.
+
+Keras 3 chooses the format from the file name: ``.keras`` (native), ``.h5`` (legacy HDF5),
+``*.weights.h5`` for weights.  Only paths whose end is written in the code are checked:
+literals, f-strings, ``os.path.join(...)``, ``Path(...) / "name"`` and local names bound once.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.diagnostics import Edit, Fix
+from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.names import dotted
+from tflsp.analysis.registry import detector, watch
+from tflsp.analysis.summary import ModuleSummary
+
+SAVE_FUNCTIONS = frozenset({"keras.saving.save_model", "keras.models.save_model"})
+LOAD_FUNCTION = "keras.saving.load_model"
+ORBAX_CALLBACK = "keras.callbacks.OrbaxCheckpoint"
+watch(ORBAX_CALLBACK)
+
+# Receivers of ``.save(...)`` that are probably Keras models when nothing else is known.
+_MODEL_NAME_RE = re.compile(
+    r"model|^net$|net$|network|classifier|regressor|encoder|decoder|discriminator|generator",
+    re.IGNORECASE,
+)
+_NOT_MODEL_NAME_RE = re.compile(r"dataset|^ds$|_ds$|checkpoint|ckpt|manager|writer", re.IGNORECASE)
+
+
+# -- paths -----------------------------------------------------------------------------------
+def path_literal(
+    expr: ast.AST | None, index: NodeIndex | None = None
+) -> tuple[str, ast.expr] | None:
+    """The literal text that ends a path expression, and the node holding it.
+
+    ``"m.keras"``, ``f"{run}/m.keras"``, ``os.path.join(d, "m")``, ``Path(d) / "m"``, ``str(...)``
+    of those, and (with ``index``) a local name assigned once from one of them.  None when the
+    end of the path is not written in the code.
+    """
+    for _ in range(4):  # a few hops through local names at most
+        if not isinstance(expr, ast.Name) or index is None:
+            break
+        expr = assigned_value(index, expr)
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return expr.value, expr
+    if isinstance(expr, ast.JoinedStr) and expr.values:
+        last = expr.values[-1]
+        if isinstance(last, ast.Constant) and isinstance(last.value, str):
+            return last.value, expr
+        return None
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
+        return path_literal(expr.right)
+    if isinstance(expr, ast.Call) and expr.args and not expr.keywords:
+        text = dotted(expr.func) or ""
+        if text.endswith("path.join"):
+            return path_literal(expr.args[-1])
+        if text in ("str", "os.fspath", "Path", "pathlib.Path") and len(expr.args) == 1:
+            return path_literal(expr.args[0])
+    return None
+
+
+def assigned_value(index: NodeIndex, name: ast.Name) -> ast.expr | None:
+    """The value of ``name`` when its scope binds it exactly once, with ``name = value``."""
+    scope = index.enclosing_function(name)
+    if scope is not None and name.id in {
+        a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)
+    }:
+        return None
+    value: ast.expr | None = None
+    for node in index.nodes(ast.Name):
+        if node.id != name.id or not isinstance(node.ctx, ast.Store):
+            continue
+        if index.enclosing_function(node) is not scope:
+            continue
+        parent = index.parent(node)
+        if value is not None or not (isinstance(parent, ast.Assign) and parent.targets == [node]):
+            return None
+        value = parent.value
+    return value
+
+
+def path_kind(expr: ast.AST | None, index: NodeIndex | None = None) -> str | None:
+    """``keras`` | ``h5`` | ``other`` for a path written in the code, None when unknown."""
+    found = path_literal(expr, index)
+    if found is None:
+        return None
+    text = found[0]
+    if text.endswith(".keras"):
+        return "keras"
+    if text.endswith((".h5", ".hdf5")):
+        return "h5"
+    return "other"
+
+
+def argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
+    if len(call.args) > position:
+        return call.args[position]
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    return None
+
+
+def with_suffix_edit(ctx: BlockContext, node: ast.expr, old: str, new: str) -> Fix | None:
+    """Replace the end ``old`` of a string literal's text with ``new`` (both may be empty)."""
+    source = ctx.source(node)
+    quote = source[-3:] if source.endswith(('"""', "'''")) else source[-1:]
+    if quote not in ('"', "'", '"""', "'''"):
+        return None
+    body = source[: -len(quote)]
+    if old and not body.endswith(old):
+        return None
+    fixed = body[: len(body) - len(old)] + new + quote
+    return ctx.fix(ctx.replace(node, fixed), safe=False)
+
+
+# -- receivers -------------------------------------------------------------------------------
+def keras_model_receiver(text: str | None, summary: ModuleSummary, *, by_name: bool = True) -> bool:
+    """Is ``text`` (``model``, ``self.model``) probably a Keras model?
+
+    Names assigned from a Keras constructor or a local Model subclass are; names assigned from
+    something else that resolves (``tf.train.Checkpoint``, ``PIL.Image.open``) are not.  Without
+    such evidence, ``by_name`` falls back to the name (``model``, ``encoder``, ``net``).
+    """
+    if not text:
+        return False
+    head, _, _ = text.partition(".")
+    if head in summary.imports:
+        return False  # np.save, torch.save, joblib.dump-like module functions
+    last = text.rpartition(".")[2]
+    if "." not in text:
+        held = summary.assigned.get(text, frozenset())
+        if any(h.startswith("keras.") for h in held):
+            return True
+        local_classes = [h[6:] for h in held if h.startswith("local:") and h[6:] in summary.classes]
+        if any(summary.keras_classes.get(c) == "model" for c in local_classes):
+            return True
+        if any(not h.startswith("local:") for h in held):
+            return False
+    if _NOT_MODEL_NAME_RE.search(last):
+        return False
+    return not by_name or _MODEL_NAME_RE.search(last) is not None
+
+
+# -- TFL404 / TFL405 / TFL406: file names ----------------------------------------------------
+@detector("TFL404", "TFL405", "TFL406")
+def save_paths(ctx: BlockContext) -> None:
+    if not ctx.wants("TFL404", "TFL405", "TFL406"):
+        return
+    keras3 = ctx.keras_version == 3
+    for call in ctx.index.nodes(ast.Call):
+        func = call.func
+        last = _last(func)
+        if last not in ("save", "save_model", "save_weights", "load_weights", "load_model"):
+            continue
+        name = ctx.resolve(func)
+        if name == LOAD_FUNCTION:
+            if keras3:
+                _check_model_load(ctx, argument(call, 0, "filepath"))
+        elif name in SAVE_FUNCTIONS:
+            model = argument(call, 0, "model")
+            receiver = dotted(model) if model is not None else None
+            _check_model_save(ctx, call, receiver, argument(call, 1, "filepath"), keras3)
+        elif name in ("keras.saving.save_weights", "keras.saving.load_weights"):
+            if keras3:
+                _check_weights(ctx, call, last, argument(call, 1, "filepath"))
+        elif isinstance(func, ast.Attribute):
+            receiver = dotted(func.value)
+            if last == "save":
+                if keras_model_receiver(receiver, ctx.summary):
+                    _check_model_save(ctx, call, receiver, argument(call, 0, "filepath"), keras3)
+            elif (
+                last != "save_model"
+                and keras3
+                and keras_model_receiver(receiver, ctx.summary, by_name=False)
+            ):
+                _check_weights(ctx, call, last, argument(call, 0, "filepath"))
+
+
+def _last(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _check_model_save(
+    ctx: BlockContext, call: ast.Call, receiver: str | None, path: ast.expr | None, keras3: bool
+) -> None:
+    found = path_literal(path, ctx.index)
+    save_format = ctx.keyword(call, "save_format")
+    zipped = ctx.keyword(call, "zipped")
+    text = found[0] if found else None
+    if keras3 and save_format is not None:
+        ctx.report(
+            "TFL404",
+            save_format,
+            message="save_format",
+            fix=_drop_save_format(ctx, call, save_format, found),
+        )
+        return
+    if text is None:
+        return
+    is_h5 = text.endswith((".h5", ".hdf5"))
+    if keras3 and not is_h5 and not text.endswith(".keras"):
+        unzipped = zipped is not None and not (
+            isinstance(zipped.value, ast.Constant) and zipped.value.value is True
+        )
+        if unzipped or text.startswith("hf://") or not text:
+            return
+        fix = None
+        if found is not None and not text.endswith(("/", "\\")):
+            fix = with_suffix_edit(ctx, found[1], "", ".keras")
+        ctx.report("TFL404", path or call, args={"path": text}, fix=fix)
+    elif is_h5 and found is not None:
+        variant = "default"
+        if not keras3 and _subclassed_model(ctx, receiver):
+            variant = "keras2_subclassed"
+        old = ".h5" if text.endswith(".h5") else ".hdf5"
+        fix = with_suffix_edit(ctx, found[1], old, ".keras")
+        ctx.report("TFL406", path or call, message=variant, args={"path": text}, fix=fix)
+
+
+def _check_model_load(ctx: BlockContext, path: ast.expr | None) -> None:
+    """Keras 3 load_model() reads .keras/.h5 files, not TensorFlow SavedModel directories."""
+    found = path_literal(path, ctx.index)
+    if found is None or path is None:
+        return
+    text = found[0]
+    if not text or text.endswith((".keras", ".h5", ".hdf5")) or text.startswith("hf://"):
+        return
+    ctx.report("TFL404", path, message="load", args={"path": text})
+
+
+def _subclassed_model(ctx: BlockContext, receiver: str | None) -> bool:
+    if receiver is None or "." in receiver:
+        return False
+    held = ctx.summary.assigned.get(receiver, frozenset())
+    return any(
+        h.startswith("local:") and ctx.summary.keras_classes.get(h[6:]) == "model" for h in held
+    )
+
+
+def _drop_save_format(
+    ctx: BlockContext, call: ast.Call, keyword: ast.keyword, found: tuple[str, ast.expr] | None
+) -> Fix | None:
+    """Remove ``save_format=...`` and, for a bare literal name, add the matching suffix."""
+    if found is None:
+        return None
+    text, literal = found
+    value = keyword.value
+    wanted = "h5" if isinstance(value, ast.Constant) and value.value == "h5" else "keras"
+    edits: list[Edit] = []
+    if not text.endswith((".keras", ".h5", ".hdf5")):
+        suffix_fix = (
+            None if text.endswith(("/", "\\")) else with_suffix_edit(ctx, literal, "", f".{wanted}")
+        )
+        if suffix_fix is None:
+            return None
+        edits.extend(suffix_fix.edits)
+    edits.append(_removeargument(ctx, call, keyword))
+    return ctx.fix(*edits, safe=False)
+
+
+def _removeargument(ctx: BlockContext, call: ast.Call, keyword: ast.keyword) -> Edit:
+    """Delete one keyword argument with the comma that separates it from its neighbour."""
+    arguments: list[ast.AST] = sorted(
+        [*call.args, *call.keywords], key=lambda n: ctx.node_range(n)[:2]
+    )
+    position = arguments.index(keyword)
+    line, col, end_line, end_col = ctx.node_range(keyword)
+    if position > 0:
+        _, _, line, col = ctx.node_range(arguments[position - 1])
+    elif position + 1 < len(arguments):
+        end_line, end_col = ctx.node_range(arguments[position + 1])[:2]
+    return Edit(line, col, end_line, end_col, "")
+
+
+def _check_weights(ctx: BlockContext, call: ast.Call, method: str, path: ast.expr | None) -> None:
+    found = path_literal(path, ctx.index)
+    if found is None:
+        return
+    text, literal = found
+    if method == "save_weights":
+        sharded = ctx.keyword(call, "max_shard_size") is not None
+        if text.endswith(".weights.h5") or (sharded and text.endswith(".weights.json")):
+            return
+    elif text.endswith((".keras", ".weights.h5", ".weights.json", ".h5", ".hdf5")):
+        return
+    elif _uses_orbax(ctx):
+        return  # Keras 3 load_weights() also reads Orbax checkpoint directories
+    if not text or text.endswith(("/", "\\")):
+        fix = None
+    else:
+        old = next(
+            (s for s in (".h5", ".hdf5", ".ckpt", ".tf", ".weights") if text.endswith(s)), ""
+        )
+        fix = with_suffix_edit(ctx, literal, old, ".weights.h5")
+    ctx.report("TFL405", path or call, message=method, args={"path": text}, fix=fix)
+
+
+def _uses_orbax(ctx: BlockContext) -> bool:
+    return ctx.summary.has(ORBAX_CALLBACK) or any(
+        "orbax" in target.lower() for target in ctx.summary.imports.values()
+    )

@@ -1,0 +1,20 @@
+"""A layer constructed in call() is a new layer, with new weights, on every call."""
+
+import numpy as np
+from tensorflow import keras
+
+
+class Head(keras.Model):
+    def call(self, x):
+        dense = keras.layers.Dense(1)  # [TFL303]
+        return dense(x)
+
+
+x = np.ones((8, 3), "float32")
+y = np.zeros((8, 1), "float32")
+model = Head()
+model(x)
+print("weights after an eager call:", len(model.weights))
+model.compile(optimizer="sgd", loss="mse")
+model.fit(x, y, batch_size=4, epochs=1, verbose=0)
+print("fit finished")

@@ -1,0 +1,15 @@
+"""Compute the loss inside the with-block; ask for the gradient after it."""
+
+import tensorflow as tf
+
+w = tf.Variable(3.0)
+
+
+def gradient(x):
+    with tf.GradientTape() as tape:
+        prediction = w * x
+        loss = (prediction - 1.0) ** 2
+    return tape.gradient(loss, w)
+
+
+print("gradient:", gradient(tf.constant(2.0)))

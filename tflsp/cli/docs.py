@@ -1,0 +1,104 @@
+"""``tflsp docs [CODE]``: open a pattern's page in the locally built documentation."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import webbrowser
+from pathlib import Path
+
+from tflsp.catalog import CatalogError, load_catalog
+from tflsp.cli.formats import docs_url
+from tflsp.settings import Settings, SettingsError
+
+BUILD_COMMANDS = (
+    'pip install -e ".[docs]"',
+    "sphinx-build -b html docs docs/_build/html",
+    "sphinx-build -b html docs/ja docs/_build/html/ja",
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "docs",
+        help="open a pattern's documentation page",
+        description="Open the documentation page of a pattern (or the start page) in a browser. "
+        "Exit status: 0 opened, 1 the local build is missing, 2 unknown pattern.",
+    )
+    parser.add_argument("code", nargs="?", help="a code (TFL101) or a name (print-in-graph)")
+    parser.add_argument("--lang", choices=["en", "ja"], help="default: from the locale")
+    parser.add_argument(
+        "--online", action="store_true", help="open the page under the docs-base-url setting"
+    )
+    parser.add_argument(
+        "--print",
+        dest="print_only",
+        action="store_true",
+        help="print the location instead of starting a browser",
+    )
+    parser.add_argument(
+        "--build-dir",
+        type=Path,
+        help="the built HTML site (default: $TFLSP_DOCS_DIR, else docs/_build/html of this checkout)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def default_build_dir() -> Path:
+    """``$TFLSP_DOCS_DIR``, else ``docs/_build/html`` next to the package (a source checkout)."""
+    configured = os.environ.get("TFLSP_DOCS_DIR")
+    if configured:
+        return Path(configured)
+    return Path(__file__).resolve().parents[2] / "docs" / "_build" / "html"
+
+
+def page_path(code: str | None, lang: str) -> str | None:
+    """The page's path relative to the site root; ``None`` for an unknown pattern."""
+    if code is None:
+        return "ja/index.html" if lang == "ja" else "index.html"
+    # docs_url with an empty base gives exactly the relative path diagnostics link to.
+    return docs_url("", load_catalog(), code, lang)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = Settings.discover(Path.cwd())
+    except SettingsError as exc:
+        print(f"tflsp: warning: {exc}", file=sys.stderr)
+        settings = Settings()
+    lang = args.lang or settings.resolved_lang()
+    try:
+        relative = page_path(args.code, lang)
+    except CatalogError as exc:
+        print(f"tflsp: error: {exc}", file=sys.stderr)
+        return 2
+    if relative is None:
+        print(f"tflsp: error: no pattern {args.code!r}; see 'tflsp rules'", file=sys.stderr)
+        return 2
+    if args.online:
+        return _show(settings.docs_base_url + relative, args.print_only)
+    site = args.build_dir or default_build_dir()
+    page = site / relative
+    if not page.is_file():
+        _explain_missing(site, relative, settings.docs_base_url)
+        return 1
+    return _show(page.resolve().as_uri(), args.print_only)
+
+
+def _show(location: str, print_only: bool) -> int:
+    print(location)
+    if not print_only and not webbrowser.open(location):
+        print("tflsp: no browser found; open the address above yourself", file=sys.stderr)
+    return 0
+
+
+def _explain_missing(site: Path, relative: str, base_url: str) -> None:
+    lines = [
+        f"tflsp: the documentation is not built at {site} (missing {relative}).",
+        "Build it from a source checkout:",
+        *(f"    {command}" for command in BUILD_COMMANDS),
+        "or pass --build-dir (or set TFLSP_DOCS_DIR) if it is built elsewhere,",
+        f"or read it online with --online ({base_url + relative}).",
+    ]
+    print("\n".join(lines), file=sys.stderr)

@@ -1,0 +1,70 @@
+"""pygls protocol subclass: text and notebook sync go to tflsp's own document store.
+
+pygls keeps its own copy of every document and re-splits the whole text on each incremental
+change; tflsp needs its line-based buffers anyway, so the built-in sync handlers are replaced
+instead of duplicated.  Results marked :class:`RawResult` are already JSON-ready and skip the
+cattrs round trip.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol, lsp_method
+
+from tflsp.server.transport import send_json
+
+if TYPE_CHECKING:
+    from tflsp.server.server import TflspServer
+
+log = logging.getLogger(__name__)
+
+
+class RawResult:
+    """A request result that is already made of JSON types (dicts, lists, str, numbers)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class TflspProtocol(LanguageServerProtocol):
+    _server: TflspServer
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        if error is None and isinstance(result, RawResult):
+            self._result_types.pop(msg_id, None)
+            send_json(self, {"jsonrpc": "2.0", "id": msg_id, "result": result.value})
+            return
+        super()._send_response(msg_id, result, error)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        self._server.on_did_open(params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        self._server.on_did_change(params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        self._server.on_did_close(params.text_document.uri)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def lsp_notebook_document__did_open(self, params: types.DidOpenNotebookDocumentParams) -> None:
+        self._server.on_notebook_open(params)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(
+        self, params: types.DidChangeNotebookDocumentParams
+    ) -> None:
+        self._server.on_notebook_change(params)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def lsp_notebook_document__did_close(
+        self, params: types.DidCloseNotebookDocumentParams
+    ) -> None:
+        self._server.on_did_close(params.notebook_document.uri)
