@@ -34,3 +34,19 @@ def lint(
 
 def codes(source: str, select: str | tuple[str, ...] = "ALL", target_keras: str = "3") -> list[str]:
     return [code for _, code in lint(source, select, target_keras)]
+
+
+def require(condition: bool, reason: str) -> None:
+    """Skip when a tool a test drives is missing; fail instead under ``scripts/test.sh``.
+
+    The test script installs every tool, so a skip there would hide a broken set-up.
+    """
+    import os
+
+    import pytest
+
+    if condition:
+        return
+    if os.environ.get("TFLSP_REQUIRE_ALL"):
+        pytest.fail(f"required for the full suite: {reason}")
+    pytest.skip(reason)

@@ -304,3 +304,77 @@ def test_suppression_comments() -> None:
             print(x)  # tflsp: ignore[TFL102]
     """
     assert printed(source) == [7]
+
+
+def test_column_zero_lines_inside_strings_and_brackets_are_not_syntax_errors() -> None:
+    # Module docstrings with prose in column 0, code samples in strings, decorator arguments
+    # and data tables whose lines start in column 0: all valid Python, none may give TFL000.
+    source = '''"""Module docstring.
+
+Prose at column zero
+spanning many lines,
+one, two, three, four.
+"""
+
+import tensorflow as tf
+
+DATA = [
+1, 2,
+3, 4,
+5, 6,
+7, 8,
+]
+
+SAMPLE = """
+def f():
+    pass
+class A:
+    pass
+x = 1
+"""
+HEADER = """!
+! comment
+"""; FOOTER = """
+! more
+"""
+
+
+@tf.function(
+    jit_compile=False,
+    experimental_attributes={"doc": """first
+second
+third
+fourth
+fifth"""},
+)
+def g(x):
+    print(x)
+'''
+    assert lint(source, ("TFL101",)) == [(40, "TFL101")]
+
+
+def test_unclosed_bracket_while_typing_does_not_swallow_the_next_statement() -> None:
+    source = """
+        import tensorflow as tf
+
+        x = tf.reduce_sum(
+
+        @tf.function
+        def g(x):
+            print(x)
+    """
+    found = lint(source, ("TFL101",))
+    assert (4, "TFL000") in found and (8, "TFL101") in found
+
+
+def test_named_function_mapped_over_a_dataset_made_in_another_block() -> None:
+    assert printed("""
+        import tensorflow as tf
+        def load(path):
+            print(path)
+            return path
+        files = tf.data.Dataset.from_tensor_slices(["a", "b"])
+        parsed = files.map(load)
+        rows = [1, 2]
+        rows_out = rows.map(load) if hasattr(rows, "map") else rows
+    """) == [4]

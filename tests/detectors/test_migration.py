@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from tests.helpers import analyze, lint
+from tests.helpers import analyze, lint, require
 from tflsp.analysis.detectors import keras_backend_names as kb
 from tflsp.analysis.detectors.migration_keras import KERAS_OPS
 from tflsp.analysis.detectors.tf1_names import TABLE
@@ -562,10 +562,9 @@ print(json.dumps(problems))
 @pytest.mark.parametrize("keras_version", [3, 2])
 def test_table_matches_tensorflow(keras_version: int) -> None:
     """Every fact in the TF1 and backend tables holds on the installed TensorFlow."""
-    if importlib.util.find_spec("tensorflow") is None:
-        pytest.skip("TensorFlow is not installed")
-    if keras_version == 2 and importlib.util.find_spec("tf_keras") is None:
-        pytest.skip("tf-keras is not installed")
+    require(importlib.util.find_spec("tensorflow") is not None, "TensorFlow is not installed")
+    if keras_version == 2:
+        require(importlib.util.find_spec("tf_keras") is not None, "tf-keras is not installed")
     payload = {
         "tf1": {
             key: {

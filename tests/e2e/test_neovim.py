@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import CATALOG
+from tests.helpers import CATALOG, require
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -21,8 +21,8 @@ SCRIPT = Path(__file__).resolve().parent / "clients" / "nvim_lsp_check.lua"
 
 def run_neovim(file: Path, line: int) -> list[dict[str, object]]:
     nvim = shutil.which("nvim")
-    if nvim is None:
-        pytest.skip("Neovim is not installed (scripts/test.sh installs it)")
+    require(nvim is not None, "Neovim is not installed (scripts/test.sh installs it)")
+    assert nvim is not None
     env = {
         **os.environ,
         "TFLSP_PYTHON": sys.executable,

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from tests.ecosystem.helpers import REPO, code_cell, markdown_cell, notebook, write_notebook
-from tests.helpers import CATALOG
+from tests.helpers import CATALOG, require
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.timeout(1800)]
 
@@ -54,8 +54,7 @@ def get_json(url: str) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def lab_env() -> Path:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed (scripts/test.sh installs it)")
+    require(CHROMIUM.exists(), "Debian chromium is not installed (scripts/test.sh installs it)")
     return jupyterlab_env.ensure_environment()
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import require
 from tflsp.verify import VerifierClient, WorkerConfig
 
 HERE = Path(__file__).parent
@@ -36,8 +37,7 @@ def keras3() -> Iterator[VerifierClient]:
 
 @pytest.fixture(scope="session")
 def keras2() -> Iterator[VerifierClient]:
-    if not HAVE_TF_KERAS:
-        pytest.skip("tf-keras is not installed")
+    require(HAVE_TF_KERAS, "tf-keras is not installed")
     with VerifierClient(WorkerConfig(keras="2", timeout=120)) as client:
         yield client
 

@@ -87,3 +87,62 @@ _EOF_MESSAGES = (
 def ends_inside_construct(message: str) -> bool:
     """True when a syntax error means "the text stopped too early" (merge with what follows)."""
     return any(fragment in message for fragment in _EOF_MESSAGES)
+
+
+# Tokens that change the lexical state: comments, string openers, brackets.
+_LEX_RE = re.compile(r"""#[^\n]*|(?P<quote>[rRbBuUfF]{0,3}(?:'''|\"\"\"|'|"))|(?P<open>[(\[{])|(?P<close>[)\]}])""")
+_STRING_END = {
+    "'''": re.compile(r"(?:[^'\\]|\\.|'(?!''))*'''", re.DOTALL),
+    '"""': re.compile(r'(?:[^"\\]|\\.|"(?!""))*"""', re.DOTALL),
+    "'": re.compile(r"(?:[^'\\\n]|\\.)*'"),
+    '"': re.compile(r'(?:[^"\\\n]|\\.)*"'),
+}
+
+
+def lexical_extent(texts: list[str], stop: re.Pattern[str] | None = None) -> int | None:
+    """How many texts after the first must be appended before brackets and strings close.
+
+    ``texts`` are consecutive candidate blocks.  Strings are skipped whole, so the state at a
+    candidate boundary is only the bracket depth.  ``stop`` ends the search at a candidate that
+    starts with a statement (an unclosed bracket while typing must not swallow the module).
+    Returns None when nothing closes within ``texts``.
+    """
+    joined = "".join(texts)
+    boundaries = []
+    offset = 0
+    for text in texts:
+        offset += len(text)
+        boundaries.append(offset)
+    depth = 0
+    pos = 0
+    next_boundary = 0
+    while True:
+        match = _LEX_RE.search(joined, pos)
+        token_start = match.start() if match else len(joined)
+        # Boundaries passed since the last token: the state there is the current depth.
+        while next_boundary < len(boundaries) and boundaries[next_boundary] <= token_start:
+            if next_boundary > 0 and depth <= 0:
+                return next_boundary
+            following = next_boundary + 1
+            if stop is not None and following < len(texts) and stop.match(texts[following]):
+                return None
+            next_boundary += 1
+        if match is None:
+            return None
+        if match.group("quote"):
+            quote = match.group("quote").lstrip("rRbBuUfF")
+            end = _STRING_END[quote].match(joined, match.end())
+            if end is None:
+                return None  # unterminated within the window
+            pos = end.end()
+            # Boundaries inside the string are not places where the text could be cut.
+            while next_boundary < len(boundaries) and boundaries[next_boundary] < pos:
+                next_boundary += 1
+        elif match.group("open"):
+            depth += 1
+            pos = match.end()
+        elif match.group("close"):
+            depth -= 1
+            pos = match.end()
+        else:
+            pos = match.end()

@@ -24,12 +24,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
-from tflsp.analysis.blocks import split_chunks
+from tflsp.analysis.blocks import Chunk, lexical_extent, split_chunks
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, syntax_error_diagnostic
 from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
 from tflsp.analysis.index import NodeIndex
-from tflsp.analysis.parsing import ParsedBlock, parse_block, try_parse
+from tflsp.analysis.parsing import ParsedBlock, SyntaxProblem, parse_block, try_parse
 from tflsp.analysis.reads import Dependencies
 from tflsp.analysis.registry import all_detectors, watched_names
 from tflsp.analysis.summary import ModuleSummary, build_summary
@@ -220,9 +220,8 @@ class Analyzer:
                 # The candidate stopped inside a bracket or string that a column-0 line
                 # continues: try it together with what follows.  While a line is being typed
                 # the merge fails on every keystroke, so a bare parse decides first.
-                text = chunk.text
-                for extra in range(1, min(_MAX_MERGE, len(chunks) - i - 1) + 1):
-                    text += chunks[i + extra].text
+                for extra in _merge_candidates(chunks, i, error):
+                    text = "".join(c.text for c in chunks[i : i + extra + 1])
                     merged = self._blocks.get(text)
                     if merged is None:
                         if try_parse(text)[1] is not None:
@@ -397,6 +396,34 @@ _STATEMENT_RE = re.compile(
 
 def _may_continue(message: str, following: str) -> bool:
     return "was never closed" not in message or _STATEMENT_RE.match(following) is None
+
+
+_MAX_RUN = 400  # a string may span at most this many column-0 candidates
+_MAX_BRACKET_RUN = 64  # an open bracket, this many (kept small: it is hit while typing)
+
+
+def _merge_candidates(chunks: list[Chunk], i: int, error: SyntaxProblem) -> list[int]:
+    """How many following candidates to try merging with candidate ``i``, in order.
+
+    A few small steps cover the usual case.  When a string or bracket has lines in column 0
+    (module docstrings, embedded code samples, decorator arguments, data tables), a lexical
+    scan finds the candidate where it closes and the merge jumps straight there.
+    """
+    available = len(chunks) - i - 1
+    steps = list(range(1, min(_MAX_MERGE, available) + 1))
+    bracket = "was never closed" in error.message
+    window = min(available, _MAX_BRACKET_RUN if bracket else _MAX_RUN)
+    texts = [c.text for c in chunks[i : i + window + 1]]
+    extent = lexical_extent(texts, _STATEMENT_RE if bracket else None)
+    return steps if extent is None else _around(steps, extent, available)
+
+
+def _around(steps: list[int], extra: int, available: int) -> list[int]:
+    """Small steps up to ``extra``, then one more: a decorator whose arguments span
+    column-0 lines still needs the ``def`` that follows its closing candidate."""
+    out = [n for n in steps if n <= extra]
+    out.extend(n for n in (extra, extra + 1) if n <= available and n not in out)
+    return out
 
 
 def _with_severity(diagnostic: Diagnostic, severity: str) -> Diagnostic:

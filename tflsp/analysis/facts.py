@@ -107,6 +107,10 @@ def decorator_text(node: ast.expr) -> str | None:
     return dotted(node.func if isinstance(node, ast.Call) else node)
 
 
+# ``via`` of a root whose receiver is a plain name: a Dataset.map argument if that name holds a
+# dataset anywhere in the module.
+DATASET_IF_PREFIX = "@dataset-if:"
+
 # A dotted text that was already resolved against function-local imports starts with "=".
 RESOLVED_PREFIX = "="
 
@@ -292,15 +296,15 @@ def extract_facts(index: NodeIndex) -> BlockFacts:
         )
         cls_node = index.enclosing_class(call)
         class_id = index.scope_id(cls_node) if cls_node is not None else None
-        if (
-            isinstance(func, ast.Attribute)
-            and func.attr in DATASET_FUNCTION_METHODS
-            and looks_like_dataset(func.value, dataset_names)
-        ):
+        if isinstance(func, ast.Attribute) and func.attr in DATASET_FUNCTION_METHODS:
             arg = _function_arg(call)
             target = dotted(arg) if arg is not None else None
-            if target:
+            if target and looks_like_dataset(func.value, dataset_names):
                 roots.append(RootRef("@dataset", target, scope, class_id))
+            elif target and isinstance(func.value, ast.Name):
+                # ``files.map(load)`` where ``files`` was made in another block: the summary
+                # decides once it knows every block's dataset names.
+                roots.append(RootRef(DATASET_IF_PREFIX + func.value.id, target, scope, class_id))
         elif isinstance(func, ast.Attribute) and func.attr == "compile":
             for kw in call.keywords:
                 if kw.arg in ("loss", "metrics", "weighted_metrics"):

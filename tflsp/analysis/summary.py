@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tflsp.analysis.facts import (
+    DATASET_IF_PREFIX,
     KERAS_GRAPH_METHODS,
     RESOLVED_PREFIX,
     BlockFacts,
@@ -172,7 +173,10 @@ def build_summary(
 
     for block in facts:
         for root in block.roots:
-            if root.via == "@dataset":
+            if root.via == "@dataset" or (
+                root.via.startswith(DATASET_IF_PREFIX)
+                and root.via[len(DATASET_IF_PREFIX) :] in dataset_names
+            ):
                 kind = "dataset"
             elif root.via == "@compile":
                 kind = "compile"

@@ -167,8 +167,13 @@ def _string_list(raw: Any, where: str, problems: list[str]) -> tuple[str, ...]:
     return tuple(raw)
 
 
-def load_pattern(folder: Path) -> Pattern:
-    """Load and validate one pattern folder; raise :class:`CatalogError` listing all problems."""
+def load_pattern(folder: Path, *, check_examples: bool = False) -> Pattern:
+    """Load and validate one pattern folder; raise :class:`CatalogError` listing all problems.
+
+    ``check_examples`` also compiles ``bad.py``/``good.py``.  The tests, the docs build and
+    ``tflsp verify --validate`` do; everyday loading skips it, since it would be most of the
+    catalog's start-up cost.
+    """
     problems: list[str] = []
     meta_path = folder / "pattern.toml"
     try:
@@ -242,10 +247,11 @@ def load_pattern(folder: Path) -> Pattern:
         except OSError:
             problems.append(f"{example} is missing")
             continue
-        try:
-            compile(source, str(path), "exec", dont_inherit=True)
-        except SyntaxError as exc:
-            problems.append(f"{example} is not valid Python: {exc}")
+        if check_examples:
+            try:
+                compile(source, str(path), "exec", dont_inherit=True)
+            except (SyntaxError, ValueError) as exc:
+                problems.append(f"{example} is not valid Python: {exc}")
         markers = parse_markers(source)
         if example == "bad.py" and not markers:
             problems.append("bad.py has no '# [TFLxxx]' markers")
@@ -281,13 +287,13 @@ def load_pattern(folder: Path) -> Pattern:
     )
 
 
-def _load_all(folders: Iterable[Path]) -> Catalog:
+def _load_all(folders: Iterable[Path], check_examples: bool = False) -> Catalog:
     patterns: dict[str, Pattern] = {}
     names: dict[str, str] = {}
     errors: list[str] = []
     for folder in sorted(folders):
         try:
-            pattern = load_pattern(folder)
+            pattern = load_pattern(folder, check_examples=check_examples)
         except CatalogError as exc:
             errors.append(str(exc))
             continue
@@ -302,11 +308,17 @@ def _load_all(folders: Iterable[Path]) -> Catalog:
     return Catalog(patterns=dict(sorted(patterns.items())))
 
 
-def load_catalog(directory: Path | None = None) -> Catalog:
-    """Load every pattern folder.  The default catalog is loaded once per process."""
-    if directory is None:
+def load_catalog(directory: Path | None = None, *, check_examples: bool = False) -> Catalog:
+    """Load every pattern folder.  The default catalog is loaded once per process.
+
+    ``check_examples`` compiles every example too (see :func:`load_pattern`).
+    """
+    if directory is None and not check_examples:
         return _default_catalog()
-    return _load_all(p for p in directory.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    folders = (directory or PATTERNS_DIR).iterdir()
+    return _load_all(
+        (p for p in folders if p.is_dir() and not p.name.startswith("_")), check_examples
+    )
 
 
 @functools.lru_cache(maxsize=1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from tflsp.settings import Settings, SettingsError
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_THRESHOLD = 8
+_COLLECT_EVERY = 50
 
 
 def add_rule_selection_arguments(parser: argparse.ArgumentParser) -> None:
@@ -137,6 +139,10 @@ class _Checker:
         self.diff = diff
         self.catalog = load_catalog()
         self._analyzers: dict[LintConfig, Analyzer] = {}
+        self._checked = 0
+        # Analysis allocates many short-lived objects that form no cycles; the cyclic collector
+        # running during it costs about a third of a cold run.  Collect between files instead.
+        gc.disable()
 
     def analyzer_for(self, path: str) -> Analyzer:
         config = self.settings.lint_config(self.catalog, None if path == "-" else path)
@@ -173,6 +179,9 @@ class _Checker:
         return report, fixed_text
 
     def check_file(self, path: str) -> FileReport:
+        self._checked += 1
+        if self._checked % _COLLECT_EVERY == 0:
+            gc.collect()
         try:
             source = read_source(path)
         except SourceError as exc:

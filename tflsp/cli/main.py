@@ -9,14 +9,16 @@ from collections.abc import Sequence
 
 from tflsp import __version__
 
-# Each module registers its own subcommand; heavy imports stay inside the handlers.
-_SUBCOMMANDS = (
-    "tflsp.cli.check",
-    "tflsp.cli.rules",
-    "tflsp.cli.serve",
-    "tflsp.cli.verify",
-    "tflsp.cli.docs",
-)
+# Each module registers its own subcommand(s).  Only the module of the command being run is
+# imported: `tflsp serve` must not pay for the analyzer before it answers `initialize`.
+_SUBCOMMANDS = {
+    "check": "tflsp.cli.check",
+    "rule": "tflsp.cli.rules",
+    "rules": "tflsp.cli.rules",
+    "serve": "tflsp.cli.serve",
+    "verify": "tflsp.cli.verify",
+    "docs": "tflsp.cli.docs",
+}
 
 
 def _version() -> str:
@@ -31,7 +33,16 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The subcommand named in ``argv`` (the first argument that is not an option)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in _SUBCOMMANDS else None
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command``, only that subcommand's module is imported."""
     parser = argparse.ArgumentParser(
         prog="tflsp",
         description="Find, explain and verify TensorFlow/Keras pitfalls.",
@@ -40,20 +51,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--version", action=_VersionAction, nargs=0, help="print the version and exit"
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _SUBCOMMANDS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue  # a face that has not landed yet
-        module.register(subparsers)
+    wanted = [_SUBCOMMANDS[command]] if command else list(dict.fromkeys(_SUBCOMMANDS.values()))
+    for name in wanted:
+        importlib.import_module(name).register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command_in(arguments))
+    args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)

@@ -136,7 +136,7 @@ def _patterns() -> list[Any]:
         if not folder.is_dir() or folder.name.startswith(("_", ".")):
             continue
         try:
-            found.append(load_pattern(folder))
+            found.append(load_pattern(folder, check_examples=True))
         except CatalogError as exc:
             print(f"tflsp verify: skipping malformed pattern: {exc}", file=sys.stderr)
     return found

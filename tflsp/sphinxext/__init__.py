@@ -72,7 +72,7 @@ def generate_sources(
     """Render and write one site's generated sources; the core of the ``builder-inited`` hook."""
     from tflsp.catalog import load_catalog
 
-    catalog = load_catalog(catalog_dir)
+    catalog = load_catalog(catalog_dir, check_examples=True)
     record = load_record(record_path)
     generated = render_site(
         catalog,
