@@ -7,20 +7,22 @@ Measured on this machine (the CPU may be shared; rerun before trusting a number)
 - warm probes on a small layer: ``tracking`` and ``modes``, through the sync client;
 - warm ``saveload`` with a spare fresh process already waiting, and back to back (the next
   spare is still importing TensorFlow);
-- a code-lens command through the language server: ``workspace/executeCommand``
-  ``tflsp.verifyClass`` over stdio, with a bridge to :class:`tflsp.verify.AsyncVerifier`
-  defined here (the real bridge is wired into the server separately).
+- code-lens commands through the language server (``tflsp serve`` with its real verifier
+  bridge): ``workspace/executeCommand`` over stdio, from the request to the answer, cold (the
+  worker starts) and warm, for a layer, a function and a model; and how soon a pre-warmed
+  worker is ready.
 
 Targets from the issue: warm probe through the server <= 300 ms for a small layer; cold start
 <= TensorFlow import time + 1 s.
 
-Usage: ``python benchmarks/verify_latency.py [--runs 20] [--skip-server] [--skip-keras2]``
+Usage: ``python benchmarks/verify_latency.py [--runs 20] [--skip-server] [--skip-keras2]
+[--skip-model] [--server-only]``
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import os
 import statistics
 import subprocess
 import sys
@@ -149,111 +151,133 @@ def saveload(runs: int) -> None:
 
 
 # -- through the language server -------------------------------------------------------------
-def serve() -> None:
-    """Server process: tflsp's language server with a bridge to the verifier."""
-    from tflsp.server import create_server, serve_stdio
-    from tflsp.server.verifier import VerifierBridge, VerifierState, VerifyOutcome, VerifyTarget
-    from tflsp.verify import AsyncVerifier
+class ServerSession:
+    """``tflsp serve`` over stdio with the real verifier bridge, driven like an editor would."""
 
-    class ProbeBridge(VerifierBridge):
-        state = VerifierState.STOPPED
+    def __init__(self, settings: dict[str, Any] | None = None) -> None:
+        from lsp_latency import Client
 
-        def __init__(self) -> None:
-            self.verifier = AsyncVerifier(WorkerConfig(keras="3"), on_state=self._state)
-
-        def _state(self, state: Any, detail: str) -> None:
-            self.state = VerifierState(state.value)
-
-        async def verify_class(self, target: VerifyTarget) -> VerifyOutcome:
-            result = await self.verifier.probe(
-                {
-                    "kind": "tracking",
-                    "path": target.path or PATH,
-                    "source": target.source,
-                    "target": target.name,
-                }
-            )
-            return VerifyOutcome(
-                result["outcome"] == "pass",
-                f"tracking: {result['outcome']}",
-                [f["message"] for f in result["findings"]],
-                {"observations": result["observations"]},
-            )
-
-        async def close(self) -> None:
-            await self.verifier.close()
-
-    serve_stdio(create_server(verifier=ProbeBridge()))
-
-
-def through_server(runs: int) -> None:
-    from lsp_latency import Client
-
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
-    client = Client([sys.executable, str(Path(__file__).resolve()), "--serve"], stderr=log)
-    try:
-        client.initialize()
-        uri = (ROOT / PATH).as_uri()
-        client.notify(
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+        self.client = Client([sys.executable, "-m", "tflsp", "serve"], stderr=self.log)
+        msg_id = self.client.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": None,
+                # Server-created progress: the window/workDoneProgress/create round trip counts.
+                "capabilities": {"window": {"workDoneProgress": True}},
+                "initializationOptions": {"tflsp": settings or {}},
+                "locale": "en",
+            },
+        )
+        self.client.response(msg_id)
+        self.client.notify("initialized", {})
+        self.uri = (ROOT / PATH).as_uri()
+        self.client.notify(
             "textDocument/didOpen",
             {
                 "textDocument": {
-                    "uri": uri,
+                    "uri": self.uri,
                     "languageId": "python",
                     "version": 1,
                     "text": LAYER_SOURCE,
                 }
             },
         )
-        # No wait for diagnostics: requests are handled in order, and the command only needs
-        # the document text.
-        line = LAYER_SOURCE.splitlines().index("class Small(keras.layers.Layer):")
 
-        def command() -> float:
-            begin = time.perf_counter()
-            msg_id = client.request(
-                "workspace/executeCommand",
-                {"command": "tflsp.verifyClass", "arguments": [uri, "Small", line]},
+    def command(self, command: str, name: str, probes: list[str] | None = None) -> float:
+        """One code-lens command, from the request to its answer, in seconds."""
+        prefix = "class " if command == "tflsp.verifyClass" else "def "
+        line = next(
+            i for i, t in enumerate(LAYER_SOURCE.splitlines()) if t.startswith(prefix + name)
+        )
+        arguments: list[Any] = [self.uri, name, line] + ([probes] if probes else [])
+        begin = time.perf_counter()
+        msg_id = self.client.request(
+            "workspace/executeCommand", {"command": command, "arguments": arguments}
+        )
+        answer = self.client.response(msg_id)
+        elapsed = time.perf_counter() - begin
+        assert "result" in answer and answer["result"]["ok"], answer
+        self.client.pending.clear()  # progress and diagnostics nobody reads here
+        return elapsed
+
+    def wait_state(self, state: str) -> None:
+        self.client.wait(
+            lambda m: m.get("method") == "tflsp/verifierState" and m["params"]["state"] == state
+        )
+
+    def close(self, failed: bool = False) -> None:
+        if failed:
+            self.log.seek(0)
+            print(self.log.read().decode("utf-8", "replace")[-3000:], file=sys.stderr)
+        self.client.close()
+        self.log.close()
+
+
+def through_server(runs: int, model: bool) -> None:
+    session = ServerSession()
+    failed = True
+    try:
+        cold = session.command("tflsp.verifyClass", "Small")
+        print(f"code lens through the server, cold (worker start + tracking + modes): {cold:.2f} s")
+        cases: list[tuple[str, str, str, list[str] | None]] = [
+            ("layer, default probes (tracking + modes)", "tflsp.verifyClass", "Small", None),
+            ("layer, tracking only", "tflsp.verifyClass", "Small", ["tracking"]),
+            ("function, modes", "tflsp.verifyFunction", "scale", None),
+        ]
+        for label, command, name, probes in cases:
+            session.command(command, name, probes)  # first use of these probes in the worker
+            times = [session.command(command, name, probes) for _ in range(runs)]
+            print(f"code lens through the server, warm, {label:42} {_ms(times)}")
+        if model:
+            # tracking + modes + saveload; saveload loads in a spare process that imports
+            # TensorFlow again after each use, so the runs are spaced out.
+            times = []
+            for _ in range(max(2, runs // 5)):
+                time.sleep(15)
+                times.append(session.command("tflsp.verifyClass", "SmallModel"))
+            print(
+                f"code lens through the server, warm, {'model (tracking + modes + saveload)':42} {_ms(times)}"
             )
-            answer = client.response(msg_id)
-            assert "result" in answer and answer["result"]["ok"], answer
-            return time.perf_counter() - begin
-
-        print(
-            f"code-lens command through the server, cold (worker start included): {command():.2f} s"
-        )
-        command()
-        print(
-            f"code-lens command through the server, warm: {_ms([command() for _ in range(runs)])}"
-        )
-    except Exception:
-        log.seek(0)
-        print(log.read().decode("utf-8", "replace")[-3000:], file=sys.stderr)
-        raise
+        failed = False
     finally:
-        client.close()
-        log.close()
+        session.close(failed)
+
+    prewarmed = ServerSession({"verifier": {"prewarm": True}})
+    failed = True
+    try:
+        began = time.perf_counter()
+        prewarmed.wait_state("ready")
+        ready = time.perf_counter() - began
+        first = prewarmed.command("tflsp.verifyClass", "Small")
+        print(
+            f"with verifier-prewarm: worker ready {ready:.2f} s after initialize; "
+            f"first code lens then takes {first * 1000:.0f} ms"
+        )
+        failed = False
+    finally:
+        prewarmed.close(failed)
 
 
 def main() -> None:
-    if "--serve" in sys.argv:
-        serve()
-        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--skip-server", action="store_true")
     parser.add_argument("--skip-keras2", action="store_true")
+    parser.add_argument("--skip-model", action="store_true", help="no saveload through the server")
+    parser.add_argument("--server-only", action="store_true", help="only the server measurements")
     args = parser.parse_args()
-    cold_start("3", args.cold_runs)
-    if not args.skip_keras2:
-        cold_start("2", args.cold_runs)
-    warm_probes(args.runs)
-    saveload(args.runs)
+    if not args.server_only:
+        cold_start("3", args.cold_runs)
+        if not args.skip_keras2:
+            cold_start("2", args.cold_runs)
+        warm_probes(args.runs)
+        saveload(args.runs)
     if not args.skip_server:
-        through_server(args.runs)
+        through_server(args.runs, model=not args.skip_model)
 
 
 if __name__ == "__main__":
-    asyncio.set_event_loop_policy(None)
     main()

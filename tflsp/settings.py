@@ -27,6 +27,8 @@ else:  # pragma: no cover
 
 DEFAULT_DOCS_URL = "https://tflsp.readthedocs.io/en/latest/"
 DEFAULT_MAX_CHARS = 2_000_000
+DEFAULT_VERIFIER_TIMEOUT = 60
+DEFAULT_VERIFIER_MEMORY = 6 * 1024**3
 
 
 @dataclass(frozen=True)
@@ -152,9 +154,67 @@ SETTINGS: tuple[SettingSpec, ...] = (
         scope="server",
         example='verifier-python = ".venv-tf/bin/python"',
     ),
+    SettingSpec(
+        "verifier-enabled",
+        "boolean",
+        True,
+        "Let the code lenses and verifier commands run your code in a TensorFlow worker. When "
+        "false, the server refuses them and never starts a worker; the VS Code extension sends "
+        "false in untrusted workspaces. In editor settings also accepted as `verifier.enabled`.",
+        "コードレンズと検証コマンドが TensorFlow ワーカーであなたのコードを実行することを許可します。"
+        "false のときサーバーはそれらを断り、ワーカーを一切起動しません。VS Code 拡張は信頼されていない"
+        "ワークスペースでは false を送ります。エディタ設定では `verifier.enabled` とも書けます。",
+        scope="server",
+        example="verifier-enabled = false",
+    ),
+    SettingSpec(
+        "verifier-timeout",
+        "number (seconds)",
+        DEFAULT_VERIFIER_TIMEOUT,
+        "How long one probe may run in the editor's verifier worker before the worker is killed "
+        "and replaced.",
+        "エディタの検証ワーカーで 1 つのプローブが実行できる時間。超えるとワーカーを強制終了して"
+        "新しいワーカーに置き換えます。",
+        scope="server",
+        example="verifier-timeout = 120",
+    ),
+    SettingSpec(
+        "verifier-memory-limit",
+        'size ("6G", "512M"; "0" for none)',
+        "6G",
+        "Address-space limit of the editor's verifier worker, applied before TensorFlow is "
+        "imported.",
+        "エディタの検証ワーカーのアドレス空間の上限。TensorFlow を import する前に設定します。",
+        scope="server",
+        example='verifier-memory-limit = "8G"',
+    ),
+    SettingSpec(
+        "verifier-prewarm",
+        "boolean",
+        False,
+        "Start the verifier worker (and import TensorFlow) as soon as the server starts, "
+        "instead of on the first verification.",
+        "最初の検証を待たず、サーバーの起動直後に検証ワーカーを起動して TensorFlow を import します。",
+        scope="server",
+        example="verifier-prewarm = true",
+    ),
+    SettingSpec(
+        "verifier-keras",
+        '"auto" | "3" | "2"',
+        "auto",
+        "Keras version the editor's verifier runs your code with. `auto` follows the file, as "
+        "`target-keras` decides it (Keras 2 for code that imports `tf_keras`).",
+        "エディタの検証器がコードを実行する Keras のバージョン。`auto` はファイルごとに "
+        "`target-keras` と同じ判断に従います（`tf_keras` を import するコードなら Keras 2）。",
+        scope="server",
+        example='verifier-keras = "2"',
+    ),
 )
 
 SETTING_KEYS = frozenset(s.key for s in SETTINGS)
+# Tables whose entries are settings of their own: ``verifier = {enabled = false}`` (and the
+# editors' ``{"verifier": {"enabled": false}}``) means ``verifier-enabled = false``.
+SETTING_TABLES = frozenset({"verifier"})
 _SELECTION_KEYS = frozenset({"select", "ignore", "extend-select"})
 
 
@@ -176,6 +236,11 @@ class Settings:
     fix_all: bool = True
     diagnostics_delay: int = 0
     verifier_python: str = ""
+    verifier_enabled: bool = True
+    verifier_timeout: float = DEFAULT_VERIFIER_TIMEOUT
+    verifier_memory_limit: int = DEFAULT_VERIFIER_MEMORY
+    verifier_prewarm: bool = False
+    verifier_keras: str = "auto"
     root: Path | None = None  # the directory of the pyproject.toml these came from
     unknown: tuple[str, ...] = field(default=(), compare=False)
 
@@ -189,7 +254,7 @@ class Settings:
         """Return these settings with the keys present in ``data`` replaced."""
         changes: dict[str, Any] = {}
         unknown: list[str] = []
-        for raw_key, value in data.items():
+        for raw_key, value in _flatten_tables(data).items():
             key = _kebab(raw_key)
             if key not in SETTING_KEYS:
                 unknown.append(raw_key)
@@ -212,6 +277,7 @@ class Settings:
         the upper layer's ``ignore``/``extend-select`` add to the lower layer's.  Other keys
         simply replace.
         """
+        data = _flatten_tables(data)
         upper = Settings().updated(data)
         keys = {_kebab(k) for k, v in data.items() if v is not None}
         out = self.updated({k: v for k, v in data.items() if _kebab(k) not in _SELECTION_KEYS})
@@ -315,6 +381,19 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
+def _flatten_tables(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"verifier": {"timeout": 5}}`` -> ``{"verifier-timeout": 5}``; other keys unchanged."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        table = _kebab(str(key))
+        if table in SETTING_TABLES and isinstance(value, Mapping):
+            for inner, inner_value in value.items():
+                out[f"{table}-{_kebab(str(inner))}"] = inner_value
+        else:
+            out[key] = value
+    return out
+
+
 def _kebab(key: str) -> str:
     out = []
     for ch in key.replace("_", "-"):
@@ -380,7 +459,51 @@ def _coerce(key: str, value: Any) -> Any:
         return delay
     if key == "verifier-python":
         return str(value)
+    if key in ("verifier-enabled", "verifier-prewarm"):
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        if not isinstance(value, bool):
+            raise SettingsError(f"{key} must be true or false")
+        return value
+    if key == "verifier-timeout":
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError) as exc:
+            raise SettingsError("verifier-timeout must be a number of seconds") from exc
+        if not 0 < seconds <= 24 * 3600:
+            raise SettingsError("verifier-timeout must be between 0 and 86400 seconds")
+        return seconds
+    if key == "verifier-memory-limit":
+        return _size(value)
+    if key == "verifier-keras":
+        text = str(value).lower().removeprefix("keras")
+        if text not in ("auto", "3", "2"):
+            raise SettingsError('verifier-keras must be "auto", "3" or "2"')
+        return text
     return value
+
+
+def _size(value: Any) -> int:
+    """``"6G"``, ``"512M"``, ``0`` or bytes -> bytes (the worker's RLIMIT_AS)."""
+    if isinstance(value, bool):
+        raise SettingsError('verifier-memory-limit must be a size such as "6G" or 0')
+    if isinstance(value, int):
+        size = value
+    else:
+        text = str(value).strip().upper().removesuffix("B").removesuffix("I")
+        units = {"K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
+        try:
+            if text and text[-1] in units:
+                size = int(float(text[:-1]) * units[text[-1]])
+            else:
+                size = int(text)
+        except ValueError as exc:
+            raise SettingsError(
+                'verifier-memory-limit must be a size such as "6G", "512M" or 0'
+            ) from exc
+    if size < 0:
+        raise SettingsError("verifier-memory-limit must not be negative")
+    return size
 
 
 def _expand(selectors: Iterable[str], catalog: Catalog, all_codes: list[str]) -> Iterable[str]:

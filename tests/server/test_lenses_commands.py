@@ -101,30 +101,6 @@ async def test_lenses_follow_edits(client: LanguageClient) -> None:
     assert [lens.range.start.line for lens in found] == [6, 11, 21]
 
 
-@pytest.mark.parametrize(
-    ("command", "arguments"),
-    [
-        ("tflsp.verifyClass", ["file:///x.py", "Scale", 4]),
-        ("tflsp.verifyFunction", ["file:///x.py", "step", 19]),
-        ("tflsp.verifyCatalog", ["TFL101"]),
-        ("tflsp.restartVerifier", []),
-    ],
-)
-async def test_verifier_commands_say_the_verifier_is_unavailable(
-    client: LanguageClient, command: str, arguments: list[object]
-) -> None:
-    before = len(client.messages)
-    with pytest.raises(JsonRpcException) as raised:
-        await client.workspace_execute_command_async(
-            types.ExecuteCommandParams(command=command, arguments=arguments)
-        )
-    assert "verifier is not available" in str(raised.value)
-    await wait_for(lambda: len(client.messages) > before, what="window/showMessage")
-    message = client.messages[-1]
-    assert message.type == types.MessageType.Warning
-    assert "verifier" in message.message
-
-
 async def test_command_with_bad_arguments_is_an_error(client: LanguageClient) -> None:
     with pytest.raises(JsonRpcException, match="expected arguments"):
         await client.workspace_execute_command_async(

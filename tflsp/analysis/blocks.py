@@ -90,7 +90,9 @@ def ends_inside_construct(message: str) -> bool:
 
 
 # Tokens that change the lexical state: comments, string openers, brackets.
-_LEX_RE = re.compile(r"""#[^\n]*|(?P<quote>[rRbBuUfF]{0,3}(?:'''|\"\"\"|'|"))|(?P<open>[(\[{])|(?P<close>[)\]}])""")
+_LEX_RE = re.compile(
+    r"""#[^\n]*|(?P<quote>[rRbBuUfF]{0,3}(?:'''|\"\"\"|'|"))|(?P<open>[(\[{])|(?P<close>[)\]}])"""
+)
 _STRING_END = {
     "'''": re.compile(r"(?:[^'\\]|\\.|'(?!''))*'''", re.DOTALL),
     '"""': re.compile(r'(?:[^"\\]|\\.|"(?!""))*"""', re.DOTALL),

@@ -8,7 +8,11 @@ schedules analysis and publishing; :mod:`~tflsp.server.workspace` keeps the open
 :mod:`~tflsp.server.render`, :mod:`~tflsp.server.hover`, :mod:`~tflsp.server.actions` and
 :mod:`~tflsp.server.lenses` turn results into LSP answers; :mod:`~tflsp.server.memory` keeps
 the garbage collector out of keystrokes.  TensorFlow is never imported here: the verifier is
-reached through :class:`~tflsp.server.verifier.VerifierBridge`.
+reached through :class:`~tflsp.server.verifier.VerifierBridge` (the real one,
+:class:`~tflsp.server.worker_bridge.WorkerBridge`, drives worker processes);
+:mod:`~tflsp.server.verification` runs the verifier commands, and
+:mod:`~tflsp.server.verify_pins` / :mod:`~tflsp.server.verify_results` turn their results into
+diagnostics and reports.
 """
 
 from __future__ import annotations

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from tflsp.server.commands import SECTION
-from tflsp.settings import SETTING_KEYS, Settings, SettingsError, _kebab, find_pyproject
+from tflsp.settings import (
+    SETTING_KEYS,
+    SETTING_TABLES,
+    Settings,
+    SettingsError,
+    _kebab,
+    find_pyproject,
+)
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +40,7 @@ def editor_section(data: Any) -> dict[str, Any] | None:
         if isinstance(inner, Mapping):
             nested = editor_section(inner)
             return nested if nested is not None else dict(inner)
-    if any(_kebab(str(key)) in SETTING_KEYS for key in data):
+    if any(_kebab(str(key)) in SETTING_KEYS | SETTING_TABLES for key in data):
         return dict(data)
     return None
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcInvalidParams
 
 from tflsp.server.commands import (
     FIX_ALL,
@@ -22,7 +22,6 @@ from tflsp.server.commands import (
 )
 from tflsp.server.protocol import RawResult
 from tflsp.server.texts import text
-from tflsp.server.verifier import VerifierUnavailable, VerifyOutcome, VerifyTarget
 
 if TYPE_CHECKING:
     from tflsp.server.actions import ActionBuilder
@@ -33,7 +32,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REQUEST_FAILED = -32803
 # How long a workspace/diagnostic request with nothing new waits before answering anyway.
 WORKSPACE_DIAGNOSTIC_HOLD = 30.0
 
@@ -80,6 +78,9 @@ def register(server: TflspServer) -> None:
             server.background(pull_configuration())
         # Load the catalog and the detectors now, while the editor is still busy starting.
         asyncio.get_event_loop().call_soon(warm_up)
+        # Tell the client what the verifier is doing (nothing yet, or disabled) and pre-warm it
+        # if the settings say so.
+        server.verification.configure()
 
     def warm_up() -> None:
         from tflsp.analysis.registry import all_detectors
@@ -146,11 +147,13 @@ def register(server: TflspServer) -> None:
         target = server.fresh_target(uri)
         if target is None:
             return {"kind": "full", "items": []}
-        result_id = f"{server.docs.settings.generation}.{target.revision}"
+        pins = server.verification.pins
+        pinned = [r.lsp for r in pins.rendered(target, server.docs.encoding) if r.uri == uri]
+        result_id = f"{server.docs.settings.generation}.{target.revision}.{pins.stamp(target.key)}"
         return {
             "kind": "full",
             "resultId": result_id,
-            "items": [r.lsp for r in target.rendered_for(uri)],
+            "items": [r.lsp for r in target.rendered_for(uri)] + pinned,
         }
 
     @on(
@@ -282,53 +285,21 @@ def register(server: TflspServer) -> None:
 
         return decorate
 
-    async def run_verifier(call: Callable[[], Any], uri: str | None) -> RawResult:
-        try:
-            outcome: VerifyOutcome = await call()
-        except VerifierUnavailable as exc:
-            message = text("verifier_unavailable", lang_of(uri))
-            server.show(message, types.MessageType.Warning)
-            raise JsonRpcException(
-                f"{message} ({exc})",
-                code=REQUEST_FAILED,
-                data={"state": server.verifier.state.value},
-            ) from exc
-        return RawResult(outcome.as_json())
-
-    def verify_target(args: tuple[Any, ...]) -> VerifyTarget:
-        if len(args) < 3 or not isinstance(args[0], str) or not isinstance(args[1], str):
-            raise JsonRpcInvalidParams("expected arguments: uri, name, line")
-        uri, name, line = args[0], args[1], args[2]
-        if not isinstance(line, int):
-            raise JsonRpcInvalidParams("line must be an integer")
-        target = server.fresh_target(uri)
-        path = target.path if target is not None else None
-        return VerifyTarget(
-            uri, name, line, target.source if target else "", str(path) if path else None
-        )
-
     @command(VERIFY_CLASS)
     async def verify_class(*args: Any) -> RawResult:
-        target = verify_target(args)
-        return await run_verifier(lambda: server.verifier.verify_class(target), target.uri)
+        return await server.verification.verify(args, function=False)
 
     @command(VERIFY_FUNCTION)
     async def verify_function(*args: Any) -> RawResult:
-        target = verify_target(args)
-        return await run_verifier(lambda: server.verifier.verify_function(target), target.uri)
+        return await server.verification.verify(args, function=True)
 
     @command(VERIFY_CATALOG)
     async def verify_catalog(*args: Any) -> RawResult:
-        select = [str(a) for a in args if isinstance(a, str)]
-        return await run_verifier(lambda: server.verifier.verify_catalog(select), None)
+        return await server.verification.verify_catalog(args)
 
     @command(RESTART_VERIFIER)
     async def restart_verifier(*args: Any) -> RawResult:
-        async def restart() -> VerifyOutcome:
-            state = await server.verifier.restart()
-            return VerifyOutcome(True, f"verifier {state.value}", data={"state": state.value})
-
-        return await run_verifier(restart, None)
+        return await server.verification.restart()
 
     @command(OPEN_DOCS)
     async def open_docs(*args: Any) -> RawResult:

@@ -9,6 +9,7 @@ cattrs round trip.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -33,6 +34,33 @@ class RawResult:
 
 class TflspProtocol(LanguageServerProtocol):
     _server: TflspServer
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Keyed by request id, for long-running commands (the verifier): the workDoneToken the
+        # client sent with executeCommand, and what to call when the client cancels it.
+        # pygls cancels only the request's outer future on $/cancelRequest, not the coroutine
+        # running the command.
+        self.work_done_tokens: dict[Any, Any] = {}
+        self.cancel_hooks: dict[Any, Callable[[], None]] = {}
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        super()._handle_cancel_notification(msg_id)
+        hook = self.cancel_hooks.pop(msg_id, None)
+        if hook is not None:
+            hook()
+
+    @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
+    def lsp_workspace__execute_command(
+        self, params: types.ExecuteCommandParams
+    ) -> Generator[Any, Any, Any]:
+        msg_id = self.msg_id
+        if params.work_done_token is not None and msg_id is not None:
+            self.work_done_tokens[msg_id] = params.work_done_token
+        try:
+            return (yield from super().lsp_workspace__execute_command(params))
+        finally:
+            self.work_done_tokens.pop(msg_id, None)
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
         if error is None and isinstance(result, RawResult):

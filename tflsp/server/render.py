@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tflsp.server.positions import to_client_column
 
@@ -161,7 +161,14 @@ class DiagnosticRenderer:
         return out
 
 
-def publish_body(uri: str, version: int | None, rendered: Sequence[Rendered]) -> str:
+class Publishable(Protocol):
+    """Anything published with the analyzer's diagnostics (verifier results too)."""
+
+    @property
+    def json(self) -> str: ...
+
+
+def publish_body(uri: str, version: int | None, rendered: Sequence[Publishable]) -> str:
     """The full ``textDocument/publishDiagnostics`` message, built from cached JSON parts."""
     head = json.dumps(uri)
     version_part = f',"version":{version}' if version is not None else ""

@@ -31,7 +31,8 @@ from tflsp.server.protocol import TflspProtocol
 from tflsp.server.render import publish_body
 from tflsp.server.texts import text
 from tflsp.server.transport import InputWatch, send_raw
-from tflsp.server.verifier import UnavailableVerifier, VerifierBridge
+from tflsp.server.verification import Verification
+from tflsp.server.verifier import VerifierBridge
 
 if TYPE_CHECKING:
     from tflsp.server.workspace import Target, Workspace
@@ -72,7 +73,12 @@ class TflspServer(LanguageServer):
         self._encoding = UTF16
         self._locale: str | None = None
         self._init_options: Any = None
-        self.verifier: VerifierBridge = verifier or UnavailableVerifier()
+        if verifier is None:
+            from tflsp.server.worker_bridge import WorkerBridge
+
+            verifier = WorkerBridge(catalog=lambda: self.docs.catalog)
+        self.verifier: VerifierBridge = verifier
+        self.verification = Verification(self)
         self.watch: InputWatch | None = None
         self.pull_diagnostics = False
         self._dirty: dict[str, None] = {}
@@ -134,6 +140,7 @@ class TflspServer(LanguageServer):
             return
         self._dirty.pop(uri, None)
         self._notices.pop(uri, None)
+        self.verification.pins.forget(target.key)
         if not self.pull_diagnostics:
             for cell_uri in target.uris():
                 send_raw(self.protocol, publish_body(cell_uri, None, []))
@@ -258,6 +265,8 @@ class TflspServer(LanguageServer):
         by_uri: dict[str, list[Any]] = {uri: [] for uri in target.uris()}
         for item in target.rendered:
             by_uri.setdefault(item.uri, []).append(item)
+        for pinned in self.verification.pins.rendered(target, self.docs.encoding):
+            by_uri.setdefault(pinned.uri, []).append(pinned)
         for uri, items in by_uri.items():
             version = target.version_of(uri)
             send_raw(self.protocol, publish_body(uri, version, items))
@@ -298,6 +307,7 @@ class TflspServer(LanguageServer):
 
     def settings_changed(self) -> None:
         self.docs.invalidate_settings()
+        self.verification.configure()
         for key in list(self.docs.targets):
             self.schedule(key)
         if self.pull_diagnostics and self.capability("workspace.diagnostics.refresh_support"):

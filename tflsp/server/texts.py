@@ -41,10 +41,52 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "tflsp は {name} を解析しませんでした: {reason}",
     },
     "verifier_unavailable": {
-        "en": "The TensorFlow verifier is not available yet in this server; "
+        "en": "The TensorFlow verifier is not available in this server ({reason}); "
         "run `tflsp verify` from a terminal instead.",
-        "ja": "この言語サーバーではまだ TensorFlow 検証器を使えません。"
+        "ja": "この言語サーバーでは TensorFlow 検証器を使えません（{reason}）。"
         "ターミナルで `tflsp verify` を実行してください。",
+    },
+    "verifier_disabled": {
+        "en": "The TensorFlow verifier is turned off (verifier-enabled is false), so tflsp did "
+        "not run your code. In VS Code it stays off until you trust the workspace.",
+        "ja": "TensorFlow 検証器が無効（verifier-enabled が false）なので、コードは実行していません。"
+        "VS Code ではワークスペースを信頼するまで無効のままです。",
+    },
+    "verifier_failed": {
+        "en": "tflsp verifier: {message}",
+        "ja": "tflsp 検証器: {message}",
+    },
+    "verify_cancelled": {
+        "en": "Verification of {name} was cancelled; the worker running it was stopped.",
+        "ja": "{name} の検証を取り消しました。実行中のワーカーは停止しました。",
+    },
+    "verify_progress": {
+        "en": "Verifying {name} with TensorFlow",
+        "ja": "{name} を TensorFlow で検証中",
+    },
+    "verify_catalog_progress": {
+        "en": "Verifying the tflsp catalog with TensorFlow",
+        "ja": "tflsp のカタログを TensorFlow で検証中",
+    },
+    "verify_passed": {
+        "en": "Verified with TensorFlow {tensorflow} (Keras {keras}): {probes} passed.",
+        "ja": "TensorFlow {tensorflow}（Keras {keras}）で検証しました: {probes} は問題ありません。",
+    },
+    "verify_could_not_run": {
+        "en": "{probe} could not run: {error}",
+        "ja": "{probe} を実行できませんでした: {error}",
+    },
+    "verify_related": {
+        "en": "found here by the {probe} probe",
+        "ja": "{probe} プローブがここで検出",
+    },
+    "verify_report_at": {
+        "en": "{summary} Report: {path}",
+        "ja": "{summary} レポート: {path}",
+    },
+    "verifier_restarted": {
+        "en": "tflsp verifier restarted ({detail}).",
+        "ja": "tflsp 検証器を再起動しました（{detail}）。",
     },
     "docs_link": {
         "en": "Documentation for {code}: {url}",

@@ -11,6 +11,7 @@ from tflsp.catalog import Pattern
 from tflsp.sphinxext import markdown as md
 from tflsp.sphinxext.labels import keras_name, label
 from tflsp.sphinxext.record import PROGRAMS, ProgramRun, RunRecord, VerificationRecord
+from tflsp.verify.expectations import EXAMPLE_KEYS, KERAS_KEYS
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _MAX_LINES = 40
@@ -167,19 +168,8 @@ def _expected_spec(pattern: Pattern, program: str, variant: str) -> Any:
     return {k: v for k, v in spec.items() if k not in ("keras2", "keras3")}
 
 
-_KNOWN_KEYS = {
-    "raises",
-    "match",
-    "stdout",
-    "stdout_not",
-    "count",
-    "stderr",
-    "stderr_not",
-    "stderr_count",
-    "probe",
-    "keras2",
-    "keras3",
-}
+# The runtime schema lives with the verifier (stdlib only: importing it starts no TensorFlow).
+_KNOWN_KEYS = EXAMPLE_KEYS | set(KERAS_KEYS)
 
 
 def describe_expectation(spec: Any, lang: str) -> list[str]:

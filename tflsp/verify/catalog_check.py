@@ -138,6 +138,28 @@ class CatalogRun:
         self.runs: list[dict[str, Any]] = []
         self.fatal: list[str] = []
         self._lock = threading.Lock()
+        self._cancelled = threading.Event()
+        self._clients: list[VerifierClient] = []
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def cancel(self) -> None:
+        """Stop: no new task starts, and workers running one are killed.  Thread-safe."""
+        self._cancelled.set()
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
+            client.close()
+
+    def _client(self, config: WorkerConfig) -> VerifierClient:
+        client = VerifierClient(config)
+        with self._lock:
+            self._clients.append(client)
+            if self._cancelled.is_set():
+                client.close()
+        return client
 
     def run(self, tasks: list[Task]) -> list[Result]:
         results: list[Result] = []
@@ -166,11 +188,11 @@ class CatalogRun:
         for task in tasks:
             pending.put(task)
         config = self.config_for(version)
-        clients = [VerifierClient(config) for _ in range(self.jobs)]
+        clients = [self._client(config) for _ in range(self.jobs)]
         info: dict[str, Any] = {}
 
         def work(client: VerifierClient) -> None:
-            while True:
+            while not self._cancelled.is_set():
                 try:
                     task = pending.get_nowait()
                 except queue.Empty:
@@ -225,7 +247,7 @@ class CatalogRun:
         checks: list[Check] = []
         note = ""
         versions: dict[str, Any] = {}
-        one_shot = VerifierClient(config) if reason else None
+        one_shot = self._client(config) if reason else None
         worker = one_shot or client
         try:
             run = worker.run_program(task.display, source, timeout=timeout)

@@ -312,7 +312,15 @@ async function main() {
       if (/expected arguments|line must be/.test(toasts)) {
         throw new Error(`the server rejected the arguments: ${toasts}`);
       }
-      return { request: match[0].replace(/\s+/g, ' '), status, toasts: toasts.slice(0, 300) };
+      // The server opens its Markdown report (window/showDocument) once TensorFlow has run;
+      // close it so the next checks see their own editors.
+      const report = page.locator('.tabs-container .tab', { hasText: /train_step-.*\.md/ }).first();
+      await report.waitFor({ timeout: LONG });
+      const reportTab = squash(await report.innerText());
+      await report.click();
+      await page.keyboard.press('Control+W');
+      await report.waitFor({ state: 'detached', timeout: MEDIUM });
+      return { request: match[0].replace(/\s+/g, ' '), status, toasts: toasts.slice(0, 300), reportTab };
     });
 
     await check('11-verifier-state', async () => {
