@@ -215,6 +215,9 @@ def test_raw_variable_on_keras3_is_untracked(client: Client) -> None:
         "end": {"line": header, "character": 9},
     }
     assert diagnostic["message"].startswith("tracking: variable ")
+    # The probe names the pattern it demonstrates: code and docs link like the analyzer's.
+    assert diagnostic["code"] == "TFL301"
+    assert "TFL301" in diagnostic["codeDescription"]["href"]
     related = diagnostic["relatedInformation"][0]["location"]
     assert related["range"]["start"]["line"] == line_of("        self.scale")
     # Published together with the analyzer's diagnostics.

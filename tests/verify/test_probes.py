@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -55,6 +56,11 @@ def test_raw_tf_variable_is_untracked_on_keras3_only(
     assert "scale" in untracked["name"] and untracked["shape"] == []
     source = source_of("layers.py").splitlines()
     assert "tf.Variable(2.0" in source[untracked["line"] - 1]
+    # The probe names the catalog patterns it is the runtime face of; the report keeps them.
+    (finding,) = [f for f in k3["findings"] if "not tracked" in f["message"]]
+    assert finding["patterns"][0] == "TFL301"
+    catalog = [load_pattern(d) for d in sorted(PATTERNS_DIR.glob("TFL30[14]-*"))]
+    assert annotate(k3, catalog)["findings"][0]["patterns"] == ["TFL301", "TFL304"]
     k2 = probe(keras2, "tracking", "layers.py", "RawVariable")
     assert k2["outcome"] == "pass" and k2["observations"]["untracked"] == 0
 
@@ -67,7 +73,8 @@ def test_layer_created_in_call_is_untracked_and_recreated(
     assert result["outcome"] == "fail"
     assert result["observations"]["untracked"] == 2
     assert result["observations"]["created_on_second_call"] == 2
-    assert any("inside call()" in f["message"] for f in result["findings"])
+    (recreated,) = [f for f in result["findings"] if "inside call()" in f["message"]]
+    assert recreated["patterns"] == ["TFL303"]
 
 
 @pytest.mark.parametrize("client_name", ["keras3", "keras2"])
@@ -76,6 +83,43 @@ def test_layer_on_a_plain_helper_object_is_untracked(
 ) -> None:
     result = probe(request.getfixturevalue(client_name), "tracking", "layers.py", "OnPlainHelper")
     assert result["observations"]["untracked"] == 2 and result["observations"]["tracked"] == 0
+
+
+def test_sibling_modules_import_from_the_files_folder_and_are_reimported(
+    keras3: VerifierClient, tmp_path: Path
+) -> None:
+    helper = tmp_path / "tflsp_sibling_units.py"
+    main = tmp_path / "model.py"
+    main.write_text(
+        "import keras\n"
+        "from tflsp_sibling_units import UNITS\n\n"
+        "class Head(keras.layers.Layer):\n"
+        "    def build(self, input_shape):\n"
+        "        self.w = self.add_weight(shape=(input_shape[-1], UNITS))\n\n"
+        "    def call(self, x):\n"
+        "        return x @ self.w\n",
+        encoding="utf-8",
+    )
+
+    def units() -> int:
+        params = {
+            "kind": "tracking",
+            "path": str(main),
+            "source": main.read_text(encoding="utf-8"),
+            "target": "Head",
+            "input_shape": [2, 3],
+        }
+        result = keras3.probe(params)
+        assert result["outcome"] == "pass", result
+        shape: list[int] = result["details"]["weights"][0]["shape"]
+        return shape[1]
+
+    helper.write_text("UNITS = 5\n", encoding="utf-8")
+    assert units() == 5
+    # An edited sibling is imported afresh, as a new `python model.py` would.
+    helper.write_text("UNITS = 12\n", encoding="utf-8")
+    assert units() == 12
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.py", "tflsp_sibling_units.py"]
 
 
 def test_untrained_weight_is_reported(keras3: VerifierClient) -> None:
@@ -122,7 +166,9 @@ def test_print_in_tf_function_runs_only_while_tracing(keras3: VerifierClient) ->
     assert observed["eager_prints"] == 9 and observed["graph_prints"] == 7
     assert observed["traces_same_shape"] == 1
     assert observed["traces_python_scalars"] == 3 and observed["traces_shapes"] == 3
-    line = next(f["line"] for f in result["findings"] if "print()" in f["message"])
+    printed = next(f for f in result["findings"] if "print()" in f["message"])
+    assert printed["patterns"] == ["TFL101"]
+    line = printed["line"]
     assert "print(" in source_of("graph.py").splitlines()[line - 1]
 
 

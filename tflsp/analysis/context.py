@@ -21,6 +21,7 @@ Span = tuple[int, int, int, int]  # line, column, end line, end column (block-re
 EAGER_WRAPPERS = frozenset(
     {"tensorflow.py_function", "tensorflow.numpy_function", "tensorflow.compat.v1.py_func"}
 )
+_NO_IMPORTS: dict[str, str] = {}
 
 
 class BlockContext:
@@ -40,7 +41,7 @@ class BlockContext:
         self.enabled = enabled
         self.findings: list[Diagnostic] = []
         self._lines: list[str] | None = None
-        self._local_imports: dict[ast.AST, dict[str, str]] = {}
+        self._local_imports: dict[ast.AST, dict[str, str]] | None = None
         self._neutralised = neutralised
 
     # -- source access -------------------------------------------------------------------
@@ -115,14 +116,24 @@ class BlockContext:
         return None
 
     def _function_imports(self, fn: ast.AST) -> dict[str, str]:
-        cached = self._local_imports.get(fn)
-        if cached is None:
-            cached = {}
-            for node in ast.walk(fn):
-                if isinstance(node, (ast.Import, ast.ImportFrom)):
-                    cached.update(import_bindings(node))
-            self._local_imports[fn] = cached
-        return cached
+        """Names bound by imports anywhere inside ``fn`` (nested scopes included)."""
+        if self._local_imports is None:
+            # One pass over the block's few import statements instead of a walk per function.
+            by_function: dict[ast.AST, dict[str, str]] = {}
+            index = self.index
+            imports: list[ast.Import | ast.ImportFrom] = [
+                *index.nodes(ast.Import),
+                *index.nodes(ast.ImportFrom),
+            ]
+            imports.sort(key=lambda node: (node.lineno, node.col_offset))
+            for node in imports:
+                bindings = None
+                for scope in index.ancestors(node):
+                    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        bindings = bindings or import_bindings(node)
+                        by_function.setdefault(scope, {}).update(bindings)
+            self._local_imports = by_function
+        return self._local_imports.get(fn, _NO_IMPORTS)
 
     # -- graph context -------------------------------------------------------------------
     def graph_info(self, node: ast.AST) -> GraphInfo | None:

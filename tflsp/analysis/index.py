@@ -27,6 +27,7 @@ class NodeIndex:
         parents = self.parents
         by_type = self._by_type
         stack: list[ast.AST] = [tree]
+        AST, context = ast.AST, ast.expr_context
         # An explicit stack: deeply nested expressions must not hit the recursion limit.
         while stack:
             node = stack.pop()
@@ -35,10 +36,12 @@ class NodeIndex:
                 value = getattr(node, field, None)
                 if isinstance(value, list):
                     for item in value:
-                        if isinstance(item, ast.AST):
+                        if isinstance(item, AST):
                             parents[item] = node
                             stack.append(item)
-                elif isinstance(value, ast.AST):
+                # Load/Store/Del are shared singletons: a parent link for them means nothing,
+                # and they are a third of all nodes.
+                elif isinstance(value, AST) and not isinstance(value, context):
                     parents[value] = node
                     stack.append(value)
         for nodes in by_type.values():

@@ -26,11 +26,16 @@ def annotate(
     """Add ``patterns`` (codes) to each finding whose message matches a catalog symptom, and a
     ``catalog`` list (code, name, title, fix) for all of them.  Returns ``result``."""
     patterns = list(catalog)
+    by_code = {p.code: p for p in patterns}
     seen: dict[str, Pattern] = {}
     for finding in result.get("findings", []):
-        matched = patterns_for(finding["message"], patterns)
-        finding["patterns"] = [p.code for p in matched[:3]]
-        for pattern in matched[:3]:
+        # The probe's own codes first (it knows what it observed), then symptom matches.
+        given = [by_code[c] for c in finding.get("patterns", []) if c in by_code]
+        matched = list(
+            {p.code: p for p in given + patterns_for(finding["message"], patterns)}.values()
+        )[:3]
+        finding["patterns"] = [p.code for p in matched]
+        for pattern in matched:
             seen.setdefault(pattern.code, pattern)
     exception = result.get("exception")
     if exception:

@@ -61,10 +61,9 @@ export function commandMiddleware(
     }
     log.info(`${command} ${JSON.stringify(actual)}`);
     try {
-      const result: unknown = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('tflsp: running the verifier…') },
-        () => Promise.resolve(next(command, actual)),
-      );
+      // The server reports work-done progress (with a cancel button) for these commands;
+      // a second progress notification here would only duplicate it.
+      const result: unknown = await Promise.resolve(next(command, actual));
       const state = parseVerifierState((result as Outcome | null)?.data);
       if (state) {
         onVerifierState(state);

@@ -184,6 +184,9 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     def import_module() -> dict[str, Any]:
         nonlocal module
         sys.path.insert(0, str(Path(job["script"]).parent))
+        if job.get("home"):
+            sys.path.insert(1, job["home"])
+            sys.dont_write_bytecode = True  # leave no __pycache__ in the user's folder
         spec = importlib.util.spec_from_file_location(job["module"], job["script"])
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)

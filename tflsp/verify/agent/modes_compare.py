@@ -68,6 +68,7 @@ def compare_modes(
                     "keep such state in a tf.Variable",
                     line,
                     "error",
+                    patterns=("TFL104", "TFL103"),
                 )
         sets[name] = {
             "eager": _summary(e),
@@ -79,6 +80,7 @@ def compare_modes(
             "Python's print runs only while tracing; use tf.print",
             print_lines[0] if print_lines else line,
             "warning",
+            patterns=("TFL101",),
         )
     same = traces.get("same_shape", traces.get("given"))
     if same is not None and same > 1:
@@ -86,6 +88,7 @@ def compare_modes(
             f"{same} traces for {CALLS} calls with same-shaped tensors: something retraces on every call",
             line,
             "warning",
+            patterns=("TFL106",),
         )
     scalars = traces.get("python_scalars")
     if scalars is not None and scalars > 1:
@@ -94,6 +97,7 @@ def compare_modes(
             "trace; pass tensors (tf.constant) instead",
             line,
             "info",
+            patterns=("TFL106",),
         )
     shapes = traces.get("shapes")
     if shapes is not None and shapes > 1:

@@ -49,6 +49,8 @@ class ProbeContext:
     scratch: Path
     script: Path
     files: dict[str, str] = field(default_factory=dict)
+    # The user's file's own folder, when it exists: its sibling modules import from there.
+    home: Path | None = None
     findings: list[dict[str, Any]] = field(default_factory=list)
 
     def load_module(self) -> Any:
@@ -75,8 +77,19 @@ class ProbeContext:
             return inspect.getsourcelines(obj)[1]
         return None
 
-    def find(self, message: str, line: int | None = None, severity: str = "warning") -> None:
-        self.findings.append({"message": message, "line": line, "severity": severity})
+    def find(
+        self,
+        message: str,
+        line: int | None = None,
+        severity: str = "warning",
+        patterns: tuple[str, ...] = (),
+    ) -> None:
+        """``patterns``: catalog codes whose pitfall this observation is the runtime face of
+        (the probe knows what it saw; the report adds symptom matches to these)."""
+        finding: dict[str, Any] = {"message": message, "line": line, "severity": severity}
+        if patterns:
+            finding["patterns"] = list(patterns)
+        self.findings.append(finding)
 
     def progress(self, message: str) -> None:
         self.agent.progress(message)
@@ -92,13 +105,36 @@ def _runner(kind: str) -> Callable[[ProbeContext], dict[str, Any]]:
 
 
 @contextlib.contextmanager
-def _user_import_path(scratch: Path) -> Iterator[None]:
-    sys.path.insert(0, str(scratch))
+def _user_import_path(*folders: Path | None) -> Iterator[None]:
+    """Put ``folders`` first on ``sys.path`` (in that order) while the probe runs, and forget
+    the modules imported from them afterwards: the next probe must see the user's edits."""
+    added = [str(f) for f in folders if f is not None]
+    before = set(sys.modules)
+    sys.path[:0] = added
+    # No __pycache__ in the user's folders: verifying must leave their files as they were.
+    bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
     try:
         yield
     finally:
-        with contextlib.suppress(ValueError):
-            sys.path.remove(str(scratch))
+        sys.dont_write_bytecode = bytecode
+        for entry in added:
+            with contextlib.suppress(ValueError):
+                sys.path.remove(entry)
+        prefixes = tuple(os.path.join(entry, "") for entry in added)
+        for name in set(sys.modules) - before:
+            origin = getattr(sys.modules.get(name), "__file__", None) or ""
+            if origin.startswith(prefixes):
+                del sys.modules[name]
+
+
+def home_of(path: str) -> Path | None:
+    """The folder of the user's file, if the request names a real one: running the scratch copy
+    must import ``from helpers import X`` the way running the file itself would."""
+    candidate = Path(path)
+    if not candidate.is_absolute():
+        return None
+    folder = candidate.parent
+    return folder if folder.is_dir() else None
 
 
 def run_probe(agent: Any, params: dict[str, Any]) -> dict[str, Any]:
@@ -141,6 +177,7 @@ def run_probe(agent: Any, params: dict[str, Any]) -> dict[str, Any]:
             scratch=scratch,
             script=script,
             files={str(script): params["path"]},
+            home=home_of(params["path"]),
         )
         guard.before_run()
         result: dict[str, Any]
@@ -148,7 +185,8 @@ def run_probe(agent: Any, params: dict[str, Any]) -> dict[str, Any]:
         with (
             OutputCapture() as capture,
             fresh_warnings(guard.warning_filters) as shown,
-            _user_import_path(scratch),
+            # The scratch copy first: a stale module of the same name in home must not win.
+            _user_import_path(scratch, context.home),
         ):
             os.chdir(scratch)
             try:

@@ -206,6 +206,7 @@ def run(context: ProbeContext) -> dict[str, Any]:
         ]
         job = {
             "script": str(context.script),
+            "home": str(context.home) if context.home is not None else None,
             "module": module.__name__,
             "keras_file": str(keras_file) if saved["ok"] else None,
             "export_dir": export_dir,

@@ -122,6 +122,7 @@ def run(context: ProbeContext) -> dict[str, Any]:
             f"{context.target_name}.weights, so fit() never trains it and save() drops it",
             item["line"] or class_line,
             "error",
+            patterns=("TFL301", "TFL304", "TFL302"),
         )
 
     # A second call must not create anything: layers built in call() create new ones each time.
@@ -141,6 +142,7 @@ def run(context: ProbeContext) -> dict[str, Any]:
             "variables inside call() instead of __init__/build()",
             class_line,
             "error",
+            patterns=("TFL303",),
         )
 
     context.progress("one optimizer step")
