@@ -247,3 +247,13 @@ def test_findings_become_editor_diagnostics() -> None:
     text = render_text(result)
     assert "m.py:12: error: variable w is not tracked [TFL301]" in text
     assert "observed: untracked=1" in text
+
+
+def test_recorded_output_hides_memory_addresses() -> None:
+    from tflsp.verify.catalog_check import _lines
+
+    text = "WARNING: 5 calls to <function scaled at 0x7fb5caf16ca0> triggered retracing\nok 0x10"
+    assert _lines(text) == [
+        "WARNING: 5 calls to <function scaled at 0x…> triggered retracing",
+        "ok 0x10",
+    ]

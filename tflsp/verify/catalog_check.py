@@ -91,7 +91,12 @@ def plan(patterns: Iterable[Pattern], versions: Iterable[str]) -> list[Task]:
     return tasks
 
 
+# "<function f at 0x7fb5caf16ca0>": a new address every run would churn the committed record.
+_ADDRESS_RE = re.compile(r"\bat 0x[0-9a-f]+\b")
+
+
 def _lines(text: str) -> list[str]:
+    text = _ADDRESS_RE.sub("at 0x…", text)
     lines = [line if len(line) <= 200 else line[:199] + "…" for line in text.splitlines()]
     if len(lines) > OUTPUT_LINES:
         lines = [*lines[:OUTPUT_LINES], f"… {len(lines) - OUTPUT_LINES} more line(s)"]
