@@ -4,7 +4,8 @@ Every probe returns the same envelope::
 
     {"probe": "tracking", "target": "Scale", "kind": "layer", "outcome": "pass" | "fail" | "error",
      "observations": {...numbers and strings that expectations compare...},
-     "findings": [{"message": ..., "line": ..., "severity": "error" | "warning" | "info"}],
+     "findings": [{"message": ..., "line": ..., "severity": "error" | "warning" | "info",
+                   "patterns": [catalog codes, when the probe knows them]}],
      "details": {...probe-specific lists...}, "exception": {...} | None,
      "output": {"stdout": ..., "stderr": ...}, "options": {...}, "versions": {...}, "seconds": ...}
 """
