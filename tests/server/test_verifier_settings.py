@@ -92,6 +92,8 @@ def test_a_disabled_verifier_refuses_every_command_and_starts_no_worker(raw: Raw
         shown = raw.wait_notification("window/showMessage", timeout=10)
         assert shown["params"]["type"] == 2 and "turned off" in shown["params"]["message"]
     assert children(raw.process.pid) == []
+    # A refusal is an answer, not a server error: no traceback in the editor's log.
+    assert "Traceback" not in raw.stderr_text(), raw.stderr_tail()
 
 
 def test_turning_it_on_brings_the_lenses_back_without_starting_a_worker(raw: RawServer) -> None:
@@ -122,6 +124,7 @@ def test_bad_arguments_are_invalid_params(raw: RawServer) -> None:
     assert answer["error"]["code"] == INVALID_PARAMS
     assert "unknown pattern selector" in answer["error"]["message"]
     assert children(raw.process.pid) == []
+    assert "Traceback" not in raw.stderr_text(), raw.stderr_tail()
 
 
 def test_an_interpreter_that_does_not_exist_gives_a_clear_error(raw: RawServer) -> None:

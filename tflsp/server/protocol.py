@@ -13,6 +13,7 @@ from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from tflsp.server.transport import send_json
@@ -21,6 +22,32 @@ if TYPE_CHECKING:
     from tflsp.server.server import TflspServer
 
 log = logging.getLogger(__name__)
+
+# Error answers the server gives on purpose (a refused or cancelled verifier run, bad command
+# arguments).  pygls logs every error answer with a traceback at ERROR level; for these that
+# is noise in the editor's output channel, so they become one INFO line.
+_EXPECTED_ERRORS = frozenset({-32602, -32800, -32803})  # InvalidParams, Cancelled, Failed
+
+
+class _ExpectedErrorFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, JsonRpcException) and exc.code in _EXPECTED_ERRORS:
+            record.msg = "request answered with error %s: %s"
+            record.args = (exc.code, exc.message)
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            # The logger's own threshold was checked before filters ran; apply it again.
+            return logging.getLogger(record.name).getEffectiveLevel() <= logging.INFO
+        return True
+
+
+def quiet_expected_errors() -> None:
+    """Install the filter once on pygls' JSON-RPC logger."""
+    pygls_log = logging.getLogger("pygls.protocol.json_rpc")
+    if not any(isinstance(f, _ExpectedErrorFilter) for f in pygls_log.filters):
+        pygls_log.addFilter(_ExpectedErrorFilter())
 
 
 class RawResult:
@@ -37,6 +64,7 @@ class TflspProtocol(LanguageServerProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        quiet_expected_errors()
         # Keyed by request id, for long-running commands (the verifier): the workDoneToken the
         # client sent with executeCommand, and what to call when the client cancels it.
         # pygls cancels only the request's outer future on $/cancelRequest, not the coroutine
