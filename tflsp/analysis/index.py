@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 from collections.abc import Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 N = TypeVar("N", bound=ast.AST)
 
@@ -18,11 +18,28 @@ ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 
 class NodeIndex:
-    __slots__ = ("_by_type", "parents", "tree")
+    __slots__ = (
+        "_by_type",
+        "_class_of",
+        "_function_of",
+        "_scope_ids",
+        "_scope_of",
+        "memo",
+        "parents",
+        "tree",
+    )
 
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
         self.parents: dict[ast.AST, ast.AST] = {}
+        # Detectors ask the same questions about the same nodes many times: remember answers.
+        self._function_of: dict[ast.AST, ast.AST | None] = {}
+        self._class_of: dict[ast.AST, ast.AST | None] = {}
+        self._scope_of: dict[ast.AST, ast.AST | None] = {}
+        self._scope_ids: dict[ast.AST, str] = {}
+        # Per-block results a family computes once and reads in several places (fact
+        # extraction and detection), keyed by a name the family chooses.
+        self.memo: dict[str, Any] = {}
         self._by_type: dict[type, list[ast.AST]] = defaultdict(list)
         parents = self.parents
         by_type = self._by_type
@@ -65,28 +82,47 @@ class NodeIndex:
             yield parent
             parent = self.parents.get(parent)
 
+    def _nearest(
+        self,
+        node: ast.AST,
+        memo: dict[ast.AST, ast.AST | None],
+        found: tuple[type, ...],
+        stop: tuple[type, ...] = (),
+    ) -> ast.AST | None:
+        """The closest ancestor of a ``found`` type, or None past a ``stop`` type.  Every node
+        on the way shares the answer, so it is remembered for all of them."""
+        answer = memo.get(node, _MISSING)
+        if answer is not _MISSING:
+            return answer
+        path = [node]
+        parent = self.parents.get(node)
+        while parent is not None:
+            if isinstance(parent, found):
+                answer = parent
+                break
+            if isinstance(parent, stop):
+                answer = None
+                break
+            answer = memo.get(parent, _MISSING)
+            if answer is not _MISSING:
+                break
+            path.append(parent)
+            parent = self.parents.get(parent)
+        else:
+            answer = None
+        for visited in path:
+            memo[visited] = answer
+        return answer
+
     def enclosing_scope(self, node: ast.AST) -> ScopeNode | None:
-        for parent in self.ancestors(node):
-            if isinstance(
-                parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-            ):
-                return parent
-        return None
+        return self._nearest(node, self._scope_of, _SCOPES)  # type: ignore[return-value]
 
     def enclosing_function(self, node: ast.AST) -> FunctionNode | ast.Lambda | None:
-        for parent in self.ancestors(node):
-            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                return parent
-            if isinstance(parent, ast.ClassDef):
-                return None
-        return None
+        return self._nearest(node, self._function_of, _FUNCTIONS, (ast.ClassDef,))  # type: ignore[return-value]
 
     def enclosing_class(self, node: ast.AST) -> ast.ClassDef | None:
         """The class a method (or a node inside a method) belongs to, through nested defs."""
-        for parent in self.ancestors(node):
-            if isinstance(parent, ast.ClassDef):
-                return parent
-        return None
+        return self._nearest(node, self._class_of, (ast.ClassDef,))  # type: ignore[return-value]
 
     def enclosing_loop(self, node: ast.AST, stop_at_function: bool = True) -> ast.AST | None:
         for parent in self.ancestors(node):
@@ -100,6 +136,9 @@ class NodeIndex:
 
     def scope_id(self, node: ast.AST) -> str:
         """Dotted path of the named scopes around (and including) a def or class: ``Model.call``."""
+        known = self._scope_ids.get(node)
+        if known is not None:
+            return known
         names: list[str] = []
         current: ast.AST | None = node
         while current is not None:
@@ -108,7 +147,14 @@ class NodeIndex:
             elif isinstance(current, ast.Lambda):
                 names.append(f"<lambda:{current.lineno}:{current.col_offset}>")
             current = self.parents.get(current)
-        return ".".join(reversed(names))
+        text = ".".join(reversed(names))
+        self._scope_ids[node] = text
+        return text
+
+
+_MISSING: ast.AST = ast.AST()  # "not remembered yet" (None is a real answer)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_SCOPES = (*_FUNCTIONS, ast.ClassDef)
 
 
 def _position(node: ast.AST) -> tuple[int, int]:

@@ -90,8 +90,17 @@ class DataModuleInfo:
 EMPTY_INFO = DataModuleInfo({}, frozenset(), frozenset())
 
 
+def _module_program(index: NodeIndex) -> tuple[Program, list[ast.AST]]:
+    """The block's module-level dataset program: built for the facts, read again by the
+    detector."""
+    cached = index.memo.get("data.program")
+    if cached is None:
+        cached = index.memo["data.program"] = compile_body(index.tree.body)
+    return cached
+
+
 def _extract(index: NodeIndex) -> Hashable:
-    program, _ = compile_body(index.tree.body)
+    program, _ = _module_program(index)
     # What each function calls, from the node index (one pass, no extra tree walks).
     found: dict[FunctionNode, tuple[set[str], set[str], set[str]]] = {}
     for call in index.nodes(ast.Call):
@@ -230,7 +239,7 @@ def _block_notes(ctx: BlockContext) -> list[BlockNote]:
     info = _info(ctx)
     out: list[BlockNote] = []
     if info.notes:
-        program, sites = compile_body(ctx.tree.body)
+        program, sites = _module_program(ctx.index)
         for tag, site, other, data in info.notes.get(program, ()):
             other_node = sites[other] if other is not None else None
             out.append(BlockNote(tag, sites[site], other_node, data, ctx.tree.body))
