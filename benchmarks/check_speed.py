@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bytecode import ensure_bytecode
 from generate import generate
 
 from tflsp.analysis.engine import Analyzer
@@ -67,6 +68,7 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args()
+    ensure_bytecode()
 
     catalog = load_catalog()
     config = Settings(select=("ALL",)).lint_config(catalog)

@@ -43,6 +43,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
+from bytecode import ensure_bytecode  # noqa: E402
 from generate import generate  # noqa: E402
 
 # Typed into the middle of the module: a plain assignment from a TF call inside a helper, then
@@ -357,6 +358,7 @@ def main() -> None:
     parser.add_argument("--serve-bare", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--serve-naive", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    ensure_bytecode()
     if args.serve_bare or args.serve_naive:
         serve_reference(naive=args.serve_naive)
         return
