@@ -70,7 +70,10 @@ class BlockContext:
         return line, col, end_line, end_col
 
     def source(self, node: ast.AST) -> str:
-        line, col, end_line, end_col = self.node_range(node)
+        return self.span_text(*self.node_range(node))
+
+    def span_text(self, line: int, col: int, end_line: int, end_col: int) -> str:
+        """The block text between two positions (1-based lines, code-point columns)."""
         if line == end_line:
             return self.line_text(line)[col:end_col]
         parts = [self.line_text(line)[col:]]

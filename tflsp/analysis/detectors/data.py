@@ -371,13 +371,7 @@ def _end(ctx: BlockContext, node: ast.AST) -> tuple[int, int]:
 
 
 def _text(ctx: BlockContext, start: tuple[int, int], stop: tuple[int, int]) -> str:
-    (line, col), (end_line, end_col) = start, stop
-    if line == end_line:
-        return ctx.line_text(line)[col:end_col]
-    parts = [ctx.line_text(line)[col:]]
-    parts.extend(ctx.line_text(n) for n in range(line + 1, end_line))
-    parts.append(ctx.line_text(end_line)[:end_col])
-    return "\n".join(parts)
+    return ctx.span_text(*start, *stop)
 
 
 # -- TFL203 shuffle-split-leak ---------------------------------------------------------------

@@ -68,15 +68,6 @@ def raw_target(ctx: BlockContext, expr: ast.expr) -> str | None:
     return f"{target}.{rest}" if rest else target
 
 
-def span_text(ctx: BlockContext, line: int, col: int, end_line: int, end_col: int) -> str:
-    if line == end_line:
-        return ctx.line_text(line)[col:end_col]
-    parts = [ctx.line_text(line)[col:]]
-    parts.extend(ctx.line_text(n) for n in range(line + 1, end_line))
-    parts.append(ctx.line_text(end_line)[:end_col])
-    return "\n".join(parts)
-
-
 # -- TFL601 ----------------------------------------------------------------------------------
 
 
@@ -371,7 +362,7 @@ def _sequential_without_list(ctx: BlockContext, call: ast.Call) -> None:
     first, last = layers[0], layers[-1]
     line, col, _, _ = ctx.node_range(first)
     _, _, end_line, end_col = ctx.node_range(last)
-    text = "[" + span_text(ctx, line, col, end_line, end_col) + "]"
+    text = "[" + ctx.span_text(line, col, end_line, end_col) + "]"
     fix = ctx.fix(Edit(line, col, end_line, end_col, text), safe=False, new=text)
     variant = "sequential" if len(layers) == 1 else "sequential_many"
     ctx.report("TFL603", first, message=variant, args={"name": ctx.source(call.func)}, fix=fix)
