@@ -9,7 +9,7 @@ import pytest
 
 from tests.helpers import analyzer
 from tflsp.server.config import editor_section
-from tflsp.server.documents import Cell, NotebookState, TextBuffer, neutralise_magics
+from tflsp.server.documents import Cell, NotebookState, TextBuffer
 from tflsp.server.names import api_names, block_context, node_at
 from tflsp.server.positions import UTF8, UTF16, UTF32, from_client_column, to_client_column
 from tflsp.server.transport import FrameParser
@@ -56,14 +56,32 @@ def test_text_buffer_keeps_crlf() -> None:
     assert buffer.text == "a = 1\r\nb = 3\r\n"
 
 
-def test_magics_become_comments_in_place() -> None:
-    assert (
-        neutralise_magics("%matplotlib inline\nx = 1\n  !ls") == "#matplotlib inline\nx = 1\n  #ls"
+def test_notebook_cells_are_masked_like_the_cli_and_ipython_lines_are_not_located() -> None:
+    cells = [
+        "if True:\n    %time x = 1\n",
+        "import tensorflow as tf\ntf.function?\n",
+        "files = !ls\nn = len(files)\n",
+        "%%bash\nls -l\n",
+        's = "%d" % 3\n',
+    ]
+    notebook = NotebookState(
+        "file:///nb.ipynb",
+        1,
+        [Cell(f"cell:{i}", 2, TextBuffer(text)) for i, text in enumerate(cells)],
     )
-    # %%time runs the cell as Python; %%bash does not (first character of each line commented).
-    assert neutralise_magics("%%time\nx = 1\n") == "#%time\nx = 1\n"
-    assert neutralise_magics("%%bash\nls -l\n") == "#%bash\n#s -l\n"
-    assert neutralise_magics("x = 1  # 100%!\n") == "x = 1  # 100%!\n"
+    source, line_map = notebook.module()
+    ast.parse(source)  # valid Python, so no false TFL000 in any cell
+    assert source.splitlines()[1] == "    pass  # %time x = 1"
+    assert 's = "%d" % 3' in source  # not IPython: untouched
+    assert line_map.locate(1) == ("cell:0", 0)
+    assert line_map.locate(2) is None  # the %time line
+    assert line_map.locate(4) is None  # tf.function?
+    assert line_map.locate(5) is None and line_map.locate(6) == ("cell:2", 1)
+    # The masking is computed once per cell text.
+    first = notebook.cells[0].masked()
+    assert notebook.cells[0].masked() is first
+    notebook.cells[0].buffer.apply((0, 3), (0, 7), "False", UTF16)
+    assert notebook.cells[0].masked() is not first
 
 
 def test_notebook_module_and_line_map() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from tflsp.notebook import MaskedCell, mask_ipython
 from tflsp.server.positions import UTF16, from_client_column
 
 
@@ -100,33 +101,6 @@ class TextDocumentState:
 
 # -- notebooks ---------------------------------------------------------------------------------
 
-_MAGIC_RE = re.compile(r"^[ \t]*[%!]")
-# Cell magics whose cell body is ordinary Python.
-_PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun"})
-
-
-def neutralise_magics(text: str) -> str:
-    """IPython magics and shell escapes are not Python: turn them into comments in place.
-
-    Column positions stay the same (one character becomes ``#``), so diagnostics elsewhere on
-    nearby lines do not move.  A cell magic that runs the cell as Python (``%%time``) is just
-    a comment; any other cell magic (``%%bash``, ``%%writefile``) makes the cell opaque.
-    """
-    if "%" not in text and "!" not in text:
-        return text
-    lines = text.split("\n")
-    first = lines[0].lstrip()
-    if first.startswith("%%") and first[2:].split(" ", 1)[0] not in _PYTHON_CELL_MAGICS:
-        return "\n".join("#" + line[1:] if line else line for line in lines)
-    out = []
-    for line in lines:
-        match = _MAGIC_RE.match(line)
-        if match is not None:
-            cut = match.end() - 1
-            line = line[:cut] + "#" + line[cut + 1 :]
-        out.append(line)
-    return "\n".join(out)
-
 
 @dataclass
 class Cell:
@@ -135,10 +109,22 @@ class Cell:
     buffer: TextBuffer
     language_id: str = "python"
     version: int | None = None
+    # The masked text and the cell text it was made from (see masked()).
+    _masked: tuple[str, MaskedCell] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def is_python(self) -> bool:
         return self.kind == 2 and self.language_id in ("python", "")
+
+    def masked(self) -> MaskedCell:
+        """The cell as Python, IPython lines masked exactly as the CLI masks them.  Kept until
+        the cell changes: every keystroke rebuilds the module from all cells."""
+        text = self.buffer.text
+        if self._masked is None or self._masked[0] != text:
+            self._masked = (text, mask_ipython(text))
+        return self._masked[1]
 
 
 @dataclass
@@ -148,14 +134,17 @@ class LineMap:
     starts: list[int] = field(default_factory=list)
     uris: list[str] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
+    masked: list[frozenset[int]] = field(default_factory=list)  # per cell, 0-based lines
 
     def locate(self, module_line: int) -> tuple[str, int] | None:
-        """Module line (1-based) -> (cell uri, 0-based line in the cell)."""
+        """Module line (1-based) -> (cell uri, 0-based line in the cell); None outside the
+        cells and on IPython lines, whose module text is not the cell's (nothing may point
+        there, and no edit may rewrite them)."""
         index = bisect.bisect_right(self.starts, module_line) - 1
         if index < 0:
             return None
         offset = module_line - self.starts[index]
-        if offset >= self.counts[index]:
+        if offset >= self.counts[index] or offset in self.masked[index]:
             return None
         return self.uris[index], offset
 
@@ -192,13 +181,15 @@ class NotebookState:
         for cell in self.cells:
             if not cell.is_python:
                 continue
-            text = neutralise_magics(cell.buffer.text)
+            masked = cell.masked()
+            text = masked.text
             if not text.endswith("\n"):
                 text += "\n"
             count = text.count("\n")
             mapping.starts.append(line)
             mapping.uris.append(cell.uri)
             mapping.counts.append(count)
+            mapping.masked.append(masked.masked)
             parts.append(text)
             line += count
         return "".join(parts), mapping

@@ -143,6 +143,8 @@ class DiagnosticRenderer:
             end = locate(edit.end_line) if edit.end_line != edit.line else start
             if start is None or end is None or start[0] != uri or end[0] != uri:
                 return None  # an edit outside this document (another cell): no quick fix
+            if any(locate(line) is None for line in range(edit.line + 1, edit.end_line)):
+                return None  # it would rewrite a notebook's IPython line in between
             out.append(
                 {
                     "range": {
