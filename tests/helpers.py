@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 from tflsp.analysis.engine import Analyzer, ModuleResult
 from tflsp.catalog import load_catalog
 from tflsp.settings import Settings
 
 CATALOG = load_catalog()
+REPO = Path(__file__).resolve().parent.parent
 
 
 def analyzer(
@@ -50,3 +52,23 @@ def require(condition: bool, reason: str) -> None:
     if os.environ.get("TFLSP_REQUIRE_ALL"):
         pytest.fail(f"required for the full suite: {reason}")
     pytest.skip(reason)
+
+
+def shared_dir(*parts: str) -> Path:
+    """A folder of ``../shared`` (real code and research nobody on the team wrote), or a skip.
+
+    ``TFLSP_SHARED`` overrides the location.  A user's clone has no ``../shared``, so its
+    absence skips the test with a clear message even under ``scripts/test.sh``.
+    """
+    import os
+
+    import pytest
+
+    root = Path(os.environ.get("TFLSP_SHARED") or REPO.parent / "shared")
+    folder = root.joinpath(*parts)
+    if not folder.exists():
+        pytest.skip(
+            f"{folder} is absent: this test reads real code that is not part of the project "
+            "(set TFLSP_SHARED to the folder that has corpus/ and research/)"
+        )
+    return folder

@@ -217,6 +217,22 @@ def test_parallel_jobs_match_sequential(tmp_path: Path) -> None:
     assert seq.stdout == par.stdout and json.loads(seq.stdout)
 
 
+def test_each_file_is_checked_as_if_alone(tmp_path: Path) -> None:
+    # a.py makes helper() graph code; b.py has the same helper and a half-typed tf.function.
+    # Checking both at once must not carry a.py's facts into b.py.
+    head = "import tensorflow as tf\n\ndef helper(x):\n    print(x)\n    return x\n\n@tf.function\n"
+    (tmp_path / "a.py").write_text(head + "def f(x):\n    return helper(x)\n")
+    (tmp_path / "b.py").write_text(head + "def g(x):\n    return x +\n")
+
+    def findings(*names: str) -> list[tuple[str, int, str]]:
+        out = tflsp("check", "--format", "json", "--jobs", "1", *names, cwd=tmp_path).stdout
+        return [(d["path"], d["line"], d["code"]) for d in json.loads(out)]
+
+    alone = findings("b.py")
+    together = [f for f in findings("a.py", "b.py") if f[0] == "b.py"]
+    assert together == alone == [("b.py", 9, "TFL000")]
+
+
 def test_rule_and_rules_commands() -> None:
     proc = tflsp("rule", "TFL101")
     assert proc.returncode == 0

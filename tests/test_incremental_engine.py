@@ -178,12 +178,78 @@ def test_half_typed_line_keeps_the_blocks_facts() -> None:
     assert 5 not in [d.line for d in cold_broken.diagnostics if d.code == "TFL101"]
 
 
-def test_fork_shares_caches_but_not_module_state() -> None:
+def test_broken_block_does_not_take_the_facts_of_another_function() -> None:
+    # Deleting f() leaves g() (half typed) on f's old first line: both start with the same
+    # decorator line, but g must not inherit f's facts (f calls helper, so helper ran as a graph).
+    before = textwrap.dedent(
+        """\
+        import tensorflow as tf
+        def helper(x):
+            print(x)
+        @tf.function
+        def f(x):
+            return helper(x)
+
+        @tf.function
+        def g(x):
+            return x +
+        """
+    )
+    after = "".join(before.splitlines(keepends=True)[:3] + before.splitlines(keepends=True)[7:])
+    warm = analyzer()
+    warm.analyze(before)
+    warm_codes = [(d.line, d.code) for d in warm.analyze(after).diagnostics]
+    cold_codes = [(d.line, d.code) for d in analyzer().analyze(after).diagnostics]
+    assert warm_codes == cold_codes
+    assert "TFL101" not in {code for _, code in warm_codes}
+
+
+def test_typing_does_not_grow_the_caches() -> None:
+    # Every keystroke makes a new version of the edited block; only the versions the last two
+    # analyses used may stay cached, whatever the number of keystrokes.
+    body = "".join(f"    y{i} = tf.reduce_sum(x) * {i}\n" for i in range(40))
+    source = f"import tensorflow as tf\n\n@tf.function\ndef f(x):\n{body}    return x\n"
+    warm = analyzer()
+    warm.analyze(source)
+    settled = len(warm._blocks), len(warm._findings)
+    typed = ""
+    for char in "print(x) + total * 2":
+        typed += char
+        warm.analyze(source.replace("    return x\n", f"    {typed}\n    return x\n"))
+    assert len(warm._blocks) <= 2 * settled[0] + 2
+    assert len(warm._findings) <= 2 * settled[1] + 2
+
+
+def test_contexts_are_freed_after_the_analysis() -> None:
+    import gc
+    import weakref
+
+    from tflsp.analysis.context import BlockContext
+
+    seen: list[weakref.ref[BlockContext]] = []
+    original = BlockContext.__init__
+
+    def tracking_init(self: BlockContext, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        seen.append(weakref.ref(self))
+
+    BlockContext.__init__ = tracking_init  # type: ignore[method-assign]
+    try:
+        analyzer().analyze(SOURCE)
+    finally:
+        BlockContext.__init__ = original  # type: ignore[method-assign]
+    gc.collect()
+    assert seen, "the analysis made no context"
+    assert [ref for ref in seen if ref() is not None] == []
+
+
+def test_fork_reads_caches_but_keeps_its_own_state() -> None:
     warm = analyzer()
     warm.analyze(SOURCE)
     twin = warm.fork()
-    assert twin._blocks is warm._blocks
+    kept = len(warm._blocks)
     twin.analyze("import os\n")
+    assert len(warm._blocks) == kept
     # The original still hands back its cached objects for the original text.
     again = warm.analyze(SOURCE)
     assert [signature(d) for d in again.diagnostics] == [
@@ -268,12 +334,12 @@ def test_half_typed_call_before_a_function_is_one_syntax_error() -> None:
 
 
 def test_long_typing_session_does_not_lose_other_blocks_findings() -> None:
-    """Blocks untouched for many keystrokes keep their findings even after the findings cache
-    has turned over, so a later module-wide change does not re-check all of them."""
+    """Blocks untouched for many keystrokes keep their findings even after the edited block's
+    older versions left the caches, so a later module-wide change does not re-check them."""
     from tflsp.settings import Settings
 
     config = Settings(select=("ALL",), target_keras="3").lint_config(CATALOG)
-    warm = Analyzer(config, CATALOG, strict=True, cache_size=4)
+    warm = Analyzer(config, CATALOG, strict=True)
     (step_print,) = [d for d in warm.analyze(SOURCE).diagnostics if d.code == "TFL101"]
     for i in range(30):
         warm.analyze(SOURCE.replace("    return values", f"    return values  # {i}"))

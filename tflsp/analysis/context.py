@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from tflsp.analysis.diagnostics import Diagnostic, Edit, Fix
 from tflsp.analysis.facts import DATASET_FUNCTION_METHODS, looks_like_dataset
@@ -43,6 +44,10 @@ class BlockContext:
         self._lines: list[str] | None = None
         self._local_imports: dict[ast.AST, dict[str, str]] | None = None
         self._neutralised = neutralised
+        # Per-check memo for detector families (keyed by a name the family chooses).  It lives
+        # and dies with this context: a module-level cache keyed by the context would keep it
+        # (and its tree and summary) alive.
+        self.memo: dict[str, Any] = {}
 
     # -- source access -------------------------------------------------------------------
     @property

@@ -19,7 +19,6 @@ from __future__ import annotations
 import ast
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
@@ -44,25 +43,45 @@ V = TypeVar("V")
 _MAX_MERGE = 3  # how many following candidates a block that "ended early" may swallow
 
 
-class LRU(Generic[K, V]):
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._data: OrderedDict[K, V] = OrderedDict()
+class Generations(Generic[K, V]):
+    """A cache holding what the last two analyses used; anything older is dropped.
+
+    A document is analysed after every keystroke.  A cache sized for a whole module would keep
+    every typed version of the edited block (a 400-line function costs about a megabyte per
+    version), so memory grew with the number of keystrokes.  Keeping what the current and the
+    previous analysis used bounds it by twice the module, while unchanged blocks, and the block
+    as it was before the last keystroke, stay cached.  A ``parent`` is read, never changed.
+    """
+
+    def __init__(self, parent: Generations[K, V] | None = None) -> None:
+        self._current: dict[K, V] = {}
+        self._previous: dict[K, V] = {}
+        self._parent = parent
 
     def get(self, key: K) -> V | None:
-        value = self._data.get(key)
-        if value is not None:
-            self._data.move_to_end(key)
+        value = self._current.get(key)
+        if value is None:
+            value = self._previous.pop(key, None)
+            if value is not None:
+                self._current[key] = value
+            elif self._parent is not None:
+                value = self._parent.peek(key)
         return value
 
+    def peek(self, key: K) -> V | None:
+        value = self._current.get(key)
+        return self._previous.get(key) if value is None else value
+
     def put(self, key: K, value: V) -> None:
-        self._data[key] = value
-        self._data.move_to_end(key)
-        if len(self._data) > self.size:
-            self._data.popitem(last=False)
+        self._current[key] = value
+
+    def rotate(self) -> None:
+        """End of an analysis: what it did not use is dropped at the end of the next one."""
+        self._previous = self._current
+        self._current = {}
 
     def __len__(self) -> int:
-        return len(self._data)
+        return len(self._current) + len(self._previous)
 
 
 @dataclass(frozen=True)
@@ -161,15 +180,14 @@ class Analyzer:
         catalog: Catalog | None = None,
         *,
         strict: bool = False,
-        cache_size: int = 4096,
     ) -> None:
         self.catalog = catalog or load_catalog()
         self.config = config
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
-        self._blocks: LRU[str, BlockAnalysis] = LRU(cache_size)
-        self._findings: LRU[tuple[str, int], tuple[list[Diagnostic], Dependencies | None]] = LRU(
-            cache_size
-        )
+        self._blocks: Generations[str, BlockAnalysis] = Generations()
+        self._findings: Generations[
+            tuple[str, int], tuple[list[Diagnostic], Dependencies | None]
+        ] = Generations()
         self._summary_key: tuple[BlockFacts, ...] | None = None
         self._summary: ModuleSummary | None = None
         self._previous: dict[int, tuple[str, BlockFacts]] = {}
@@ -181,14 +199,15 @@ class Analyzer:
         self._severity = config.severity_map
 
     def fork(self) -> Analyzer:
-        """An analyzer with the same rules that shares this one's block and findings caches.
+        """An analyzer with the same rules that reads this one's block and findings caches.
 
-        Its module state (last summary, facts of unparsable blocks) is its own, so analysing
-        other texts with it (fix-all rounds) leaves this analyzer's next result unchanged.
+        Its module state (last summary, facts of unparsable blocks) and what it caches are its
+        own, so analysing other texts with it (fix-all rounds) leaves this analyzer's next
+        result and its memory unchanged.
         """
-        twin = Analyzer(self.config, self.catalog, strict=self.strict, cache_size=1)
-        twin._blocks = self._blocks
-        twin._findings = self._findings
+        twin = Analyzer(self.config, self.catalog, strict=self.strict)
+        twin._blocks = Generations(self._blocks)
+        twin._findings = Generations(self._findings)
         return twin
 
     # -- blocks ----------------------------------------------------------------------------
@@ -241,13 +260,14 @@ class Analyzer:
         current: dict[int, tuple[str, BlockFacts]] = {}
         for view in views:
             analysis = view.analysis
-            head = analysis.text[: analysis.text.find("\n") + 1 or len(analysis.text)]
+            head = _head(analysis.text)
             before = previous.get(view.start_line)
             if analysis.parsed.error is not None and before is not None and before[0] == head:
                 # A block with a syntax error (a half-typed line) keeps what it said last time,
                 # so typing does not change the rest of the module's results.  The block is
-                # recognised by its position and its first line; a block seen broken for the
-                # first time contributes what recovery could parse.
+                # recognised by its position and its head (decorators up to the statement's
+                # first line: two decorated functions share their first line); a block seen
+                # broken for the first time contributes what recovery could parse.
                 block_facts = before[1]
             else:
                 block_facts = analysis.facts
@@ -382,6 +402,8 @@ class Analyzer:
             placed[key] = entry
             diagnostics.extend(entry.diagnostics)
         self._placed = placed
+        self._blocks.rotate()
+        self._findings.rotate()
         diagnostics.sort(key=lambda d: d.sort_key)
         return ModuleResult(diagnostics, summary, views)
 
@@ -424,6 +446,23 @@ def _around(steps: list[int], extra: int, available: int) -> list[int]:
     out = [n for n in steps if n <= extra]
     out.extend(n for n in (extra, extra + 1) if n <= available and n not in out)
     return out
+
+
+_DEF_NAME_RE = re.compile(r"(?:async\s+)?(?:def|class)\s+\w+")
+
+
+def _head(text: str) -> str:
+    """What identifies a block while it is being edited: its decorators and, for a function or
+    class, ``def name`` (the parameters may be the part being typed); otherwise its first line."""
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        stripped = line.lstrip()
+        if end < 0 or (stripped and not stripped.startswith(("@", "#"))):
+            found = _DEF_NAME_RE.match(stripped)
+            return text[:start] + (found.group() if found else line)
+        start = end + 1
 
 
 def _with_severity(diagnostic: Diagnostic, severity: str) -> Diagnostic:

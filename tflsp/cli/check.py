@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from tflsp.analysis.engine import Analyzer, LintConfig
+from tflsp.analysis.engine import Analyzer
 from tflsp.analysis.fixes import fix_source
 from tflsp.catalog import load_catalog
 from tflsp.cli.formats import FileReport, render_json, render_text, summary_line
@@ -130,7 +130,7 @@ def settings_from_args(args: argparse.Namespace, start: Path) -> Settings:
 
 
 class _Checker:
-    """One per process: analyzers cached by the rule set that applies to a path."""
+    """One per process: checks files one by one with the rule set that applies to each."""
 
     def __init__(self, settings: Settings, fix: bool, unsafe: bool, diff: bool) -> None:
         self.settings = settings
@@ -138,18 +138,16 @@ class _Checker:
         self.unsafe = unsafe
         self.diff = diff
         self.catalog = load_catalog()
-        self._analyzers: dict[LintConfig, Analyzer] = {}
         self._checked = 0
         # Analysis allocates many short-lived objects that form no cycles; the cyclic collector
         # running during it costs about a third of a cold run.  Collect between files instead.
         gc.disable()
 
     def analyzer_for(self, path: str) -> Analyzer:
+        """A fresh analyzer for each file: what one file leaves behind (the facts kept for a
+        block with a syntax error) must not change the results of the next."""
         config = self.settings.lint_config(self.catalog, None if path == "-" else path)
-        analyzer = self._analyzers.get(config)
-        if analyzer is None:
-            analyzer = self._analyzers[config] = Analyzer(config, self.catalog)
-        return analyzer
+        return Analyzer(config, self.catalog)
 
     def check_text(self, path: str, text: str) -> tuple[FileReport, str]:
         analyzer = self.analyzer_for(path)

@@ -9,7 +9,6 @@ one block context.
 from __future__ import annotations
 
 import ast
-import weakref
 from dataclasses import dataclass, field
 
 from tflsp.analysis.context import BlockContext
@@ -85,15 +84,11 @@ class Scope:
     values: dict[str, list[ast.expr]] = field(default_factory=dict)
 
 
-_CACHE: weakref.WeakKeyDictionary[BlockContext, dict[ast.AST, object]] = weakref.WeakKeyDictionary()
-
-
 def cached(ctx: BlockContext) -> dict[ast.AST, object]:
     """A per-context memo keyed by AST node (each detector family uses its own node kinds)."""
-    memo = _CACHE.get(ctx)
+    memo: dict[ast.AST, object] | None = ctx.memo.get("graph_support")
     if memo is None:
-        memo = {}
-        _CACHE[ctx] = memo
+        memo = ctx.memo["graph_support"] = {}
     return memo
 
 

@@ -11,7 +11,6 @@ call belongs to the latest tape of that name opened before it in the same functi
 from __future__ import annotations
 
 import ast
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -169,14 +168,10 @@ class TapeFlow:
         return any(parent is container for parent in self.ctx.index.ancestors(node))
 
 
-_CACHE: weakref.WeakKeyDictionary[BlockContext, TapeFlow] = weakref.WeakKeyDictionary()
-
-
 def tape_flow(ctx: BlockContext) -> TapeFlow:
-    flow = _CACHE.get(ctx)
+    flow: TapeFlow | None = ctx.memo.get("tape_flow")
     if flow is None:
-        flow = TapeFlow(ctx)
-        _CACHE[ctx] = flow
+        flow = ctx.memo["tape_flow"] = TapeFlow(ctx)
     return flow
 
 
