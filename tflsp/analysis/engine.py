@@ -186,9 +186,9 @@ class Analyzer:
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
         self._blocks: Generations[str, BlockAnalysis] = Generations()
         self._findings: Generations[
-            tuple[str, int], tuple[list[Diagnostic], Dependencies | None]
+            tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
         ] = Generations()
-        self._summary_key: tuple[BlockFacts, ...] | None = None
+        self._summary_key: tuple[tuple[BlockFacts, ...], tuple[tuple[str, int], ...]] | None = None
         self._summary: ModuleSummary | None = None
         self._previous: dict[int, tuple[str, BlockFacts]] = {}
         # (id of block analysis, line offset) -> the block's final diagnostics, so unchanged
@@ -256,11 +256,18 @@ class Analyzer:
     # -- summary -----------------------------------------------------------------------------
     def _summarise(self, views: list[BlockView]) -> ModuleSummary:
         facts: list[BlockFacts] = []
+        keys: list[tuple[str, int]] = []
+        seen_heads: dict[str, int] = {}
         previous = self._previous
         current: dict[int, tuple[str, BlockFacts]] = {}
         for view in views:
             analysis = view.analysis
             head = _head(analysis.text)
+            # A block's identity while other blocks change: its head, and which occurrence of
+            # that head it is (the semantic model's dependencies are kept by identity).
+            occurrence = seen_heads.get(head, 0)
+            seen_heads[head] = occurrence + 1
+            keys.append((head, occurrence))
             before = previous.get(view.start_line)
             if analysis.parsed.error is not None and before is not None and before[0] == head:
                 # A block with a syntax error (a half-typed line) keeps what it said last time,
@@ -274,14 +281,16 @@ class Analyzer:
             current[view.start_line] = (head, block_facts)
             facts.append(block_facts)
         self._previous = current
-        key = tuple(facts)
+        key = (tuple(facts), tuple(keys))
         if self._summary is not None and key == self._summary_key:
             return self._summary
         summary = build_summary(
             facts,
+            keys=keys,
             target_keras=self.config.target_keras,
             legacy_env=self.config.legacy_env,
             watched=self._watched,
+            previous=self._summary,
         )
         self._summary_key, self._summary = key, summary
         return summary
@@ -296,13 +305,21 @@ class Analyzer:
         )
 
     def _detect(
-        self, analysis: BlockAnalysis, summary: ModuleSummary, active: frozenset[str]
+        self,
+        analysis: BlockAnalysis,
+        summary: ModuleSummary,
+        active: frozenset[str],
+        ordinal: int,
     ) -> tuple[list[Diagnostic], Dependencies | None]:
         tables = summary.tracked
         # Findings depend on the summary's core plus the tracked-table entries the detectors
         # read for this block (see tflsp.analysis.reads).
         fingerprint = summary.core_fingerprint if tables is not None else summary.fingerprint
-        key = (analysis.text, fingerprint)
+        model = summary.model
+        # Identical texts at two places may see different values: the block's identity is
+        # part of the key.
+        identity = model.keys[ordinal] if model is not None and ordinal < len(model.keys) else None
+        key = (analysis.text, fingerprint, identity)
         cached = self._findings.get(key)
         if cached is not None:
             held = cached[1]
@@ -318,7 +335,9 @@ class Analyzer:
                 summary,
                 active,
                 analysis.parsed.neutralised,
+                ordinal,
             )
+            recorded = model.evaluator.recording() if model is not None else None
             if tables is not None:
                 tables.log.start()
             try:
@@ -338,8 +357,13 @@ class Analyzer:
             finally:
                 if tables is not None:
                     tables.log.stop()
+                if model is not None:
+                    model.evaluator.stop()
             findings = _dedupe(ctx.findings)
-            deps = tables.snapshot() if tables is not None else None
+            blocks: tuple[tuple[object, object], ...] = ()
+            if model is not None and recorded is not None:
+                blocks = tuple((model.keys[j], model.blocks[j]) for j in sorted(recorded))
+            deps = tables.snapshot(blocks) if tables is not None else None
         self._findings.put(key, (findings, deps))
         return findings, deps
 
@@ -349,6 +373,7 @@ class Analyzer:
         summary: ModuleSummary,
         active: frozenset[str],
         offset: int,
+        ordinal: int,
     ) -> _Placed:
         """One block's diagnostics in module lines: syntax error, then unsuppressed findings."""
         out: list[Diagnostic] = []
@@ -365,7 +390,7 @@ class Analyzer:
             )
         sups = analysis.suppressions
         severity = self._severity
-        findings, deps = self._detect(analysis, summary, active)
+        findings, deps = self._detect(analysis, summary, active, ordinal)
         for finding in findings:
             sup = sups.get(finding.line) or sups.get(finding.end_line)
             if sup is not None and sup.covers(finding.code):
@@ -389,13 +414,13 @@ class Analyzer:
         diagnostics: list[Diagnostic] = []
         previous = self._placed
         placed: dict[tuple[int, int], _Placed] = {}
-        for view in views:
+        for ordinal, view in enumerate(views):
             analysis = view.analysis
             offset = view.start_line - 1
             key = (id(analysis), offset)
             entry = previous.get(key)
             if entry is None or entry.analysis is not analysis or not entry.valid_for(summary):
-                entry = self._place(analysis, summary, active, offset)
+                entry = self._place(analysis, summary, active, offset, ordinal)
             elif entry.summary is not summary:
                 # New summary, same findings: the detectors' reads still hold.
                 entry = replace(entry, summary=summary)

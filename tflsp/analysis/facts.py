@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.names import canonical, dotted, import_bindings
 from tflsp.analysis.registry import module_facts
+from tflsp.analysis.semantic.block import EMPTY_SEMANTICS, BlockSemantics, SemanticFacts
 
 # Methods Keras runs as a graph during fit/evaluate/predict.
 KERAS_GRAPH_METHODS = frozenset({"call", "train_step", "test_step", "predict_step", "compute_loss"})
@@ -98,9 +99,19 @@ class BlockFacts:
     assignments: tuple[tuple[str, str], ...] = ()
     # Facts registered by detector families (``registry.module_fact``): (name, value) pairs.
     extra: tuple[tuple[str, object], ...] = ()
+    # What the block tells the semantic model (bindings, functions, classes, calls).
+    semantic: SemanticFacts = EMPTY_SEMANTICS
 
 
 EMPTY_FACTS = BlockFacts((), (), (), (), frozenset(), (), frozenset())
+
+
+def semantics_of(index: NodeIndex) -> BlockSemantics:
+    """The block's flow, terms and semantic facts, built once per block (cached on its index)."""
+    found = index.memo.get("semantics")
+    if found is None:
+        found = index.memo["semantics"] = BlockSemantics(index)
+    return found
 
 
 def decorator_text(node: ast.expr) -> str | None:
@@ -360,4 +371,5 @@ def extract_facts(index: NodeIndex) -> BlockFacts:
         called=frozenset(called),
         assignments=tuple(assignments),
         extra=tuple((fact.name, fact.extract(index)) for fact in module_facts()),
+        semantic=semantics_of(index).facts,
     )

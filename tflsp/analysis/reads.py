@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 _MISSING = object()
 
@@ -177,14 +177,31 @@ class Dependencies:
 
     values: tuple[tuple[str, Hashable, object], ...]  # (table, key, value read)
     digests: tuple[tuple[str, int], ...]  # (table, digest) for tables read as a whole
+    # The semantic model: the module's shape, and the facts of every block whose facts the
+    # block's questions read (by block identity).
+    skeleton: int = 0
+    blocks: tuple[tuple[Hashable, object], ...] = ()
+
+
+class SemanticSource(Protocol):
+    """What the tables need from the semantic model (:class:`ModuleModel`)."""
+
+    skeleton: int
+    facts_by_key: dict[Hashable, Any]
 
 
 class TrackedTables:
     """The tracked tables of one summary, by name, with their digests."""
 
-    def __init__(self, log: ReadLog, tables: dict[str, TrackedDict | TrackedSet]) -> None:
+    def __init__(
+        self,
+        log: ReadLog,
+        tables: dict[str, TrackedDict | TrackedSet],
+        model: SemanticSource | None = None,
+    ) -> None:
         self.log = log
         self.tables = tables
+        self.model = model
         self._digests: dict[str, int] = {}
 
     def lookup(self, table: str, key: Hashable) -> object:
@@ -204,8 +221,9 @@ class TrackedTables:
             self._digests[table] = value
         return value
 
-    def snapshot(self) -> Dependencies:
-        """The dependencies recorded since :meth:`ReadLog.start`."""
+    def snapshot(self, blocks: tuple[tuple[Hashable, object], ...] = ()) -> Dependencies:
+        """The dependencies recorded since :meth:`ReadLog.start` (``blocks``: the semantic
+        facts read, by block identity)."""
         log = self.log
         values = tuple(
             (table, key, self.lookup(table, key))
@@ -214,9 +232,19 @@ class TrackedTables:
             for key in keys
         )
         digests = tuple((table, self.digest(table)) for table in sorted(log.whole))
-        return Dependencies(values, digests)
+        skeleton = self.model.skeleton if self.model is not None else 0
+        return Dependencies(values, digests, skeleton, blocks)
 
     def still_hold(self, deps: Dependencies) -> bool:
+        model = self.model
+        if model is not None:
+            if model.skeleton != deps.skeleton:
+                return False
+            facts = model.facts_by_key
+            for key, seen in deps.blocks:
+                now = facts.get(key)
+                if now is not seen and now != seen:
+                    return False
         lookup = self.lookup
         for table, key, value in deps.values:
             if lookup(table, key) != value:

@@ -12,31 +12,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tflsp.analysis.facts import (
-    DATASET_IF_PREFIX,
-    KERAS_GRAPH_METHODS,
     RESOLVED_PREFIX,
     BlockFacts,
     ClassFacts,
     FunctionFacts,
 )
-from tflsp.analysis.names import keras_flavor, resolve_dotted
+from tflsp.analysis.names import canonical, keras_flavor, resolve_dotted
 from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedSet, TrackedTables
 from tflsp.analysis.registry import module_facts
+from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph
+from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 
 TF_FUNCTION = "tensorflow.function"
-
-
-@dataclass(frozen=True, slots=True)
-class GraphInfo:
-    """Why a function runs as a graph.
-
-    ``kind``: ``tf.function`` | ``keras`` (Layer.call, train_step, ...) | ``dataset``
-    (Dataset.map and friends) | ``compile`` (loss/metric) | ``called`` (called from graph code).
-    ``origin`` is the function id the chain starts from.
-    """
-
-    kind: str
-    origin: str
+BlockKey = tuple[str, int]  # a block's head (see the engine) and its occurrence number
 
 
 @dataclass
@@ -62,9 +50,20 @@ class ModuleSummary:
     # whose reads are recorded per block instead (see :mod:`tflsp.analysis.reads`).
     core_fingerprint: int = field(default=0)
     tracked: TrackedTables | None = field(default=None, repr=False, compare=False)
+    model: ModuleModel | None = field(default=None, repr=False, compare=False)
+    graph_map: GraphMap | None = field(default=None, repr=False, compare=False)
 
     def resolve(self, name: str) -> str | None:
-        return resolve_dotted(name, self.imports)
+        """Canonical name of a dotted text read by module code at the end of the module
+        (``keras = tf.keras`` makes ``keras.models.load_model`` a Keras name)."""
+        found = resolve_dotted(name, self.imports)
+        if found is not None or self.model is None:
+            return found
+        head, _, rest = name.partition(".")
+        base = qualname_of(self.model.final(head))
+        if base is None:
+            return None
+        return canonical(f"{base}.{rest}" if rest else base)
 
     def class_kind(self, class_id: str) -> str | None:
         return self.keras_classes.get(class_id)
@@ -100,9 +99,11 @@ def decide_keras_version(target: str, flavors: Iterable[str], legacy_env: bool) 
 def build_summary(
     facts: Sequence[BlockFacts],
     *,
+    keys: Sequence[BlockKey] | None = None,
     target_keras: str = "auto",
     legacy_env: bool = False,
     watched: frozenset[str] = frozenset(),
+    previous: ModuleSummary | None = None,
 ) -> ModuleSummary:
     raw_imports: dict[str, str] = {}
     functions: dict[str, FunctionFacts] = {}
@@ -125,23 +126,19 @@ def build_summary(
     flavors = frozenset(f for f in (keras_flavor(t) for t in raw_imports.values()) if f)
     imports = dict(raw_imports)
 
-    # Keras classes, through local bases, to a fixed point (classes may come in any order).
+    keras_version = decide_keras_version(target_keras, flavors, legacy_env)
+    model = ModuleModel(
+        [block.semantic for block in facts],
+        keras_version=keras_version,
+        keys=keys,
+        previous=previous.model if previous is not None else None,
+    )
+    # Keras classes, by value of their bases (aliases and local bases included).
     keras_classes: dict[str, str] = {}
-    by_name = {cls.name: cls.id for cls in classes.values()}
-    changed = True
-    while changed:
-        changed = False
-        for cls in classes.values():
-            if cls.id in keras_classes:
-                continue
-            for base in cls.bases:
-                kind = keras_classes.get(by_name.get(base, ""))
-                if kind is None:
-                    kind = _kind_of_base(resolve_dotted(base, imports))
-                if kind is not None:
-                    keras_classes[cls.id] = kind
-                    changed = True
-                    break
+    for gid in model.classes:
+        kind = model.class_base(gid)
+        if kind in ("layer", "model", "module"):
+            keras_classes[gid] = kind
 
     def resolves_to_tf_function(text: str) -> bool:
         if text.startswith(RESOLVED_PREFIX):
@@ -160,51 +157,8 @@ def build_summary(
             ):
                 wrappers.add(fn.id)
 
-    graph: dict[str, GraphInfo] = {}
-    for fn in functions.values():
-        for deco in fn.decorators:
-            if resolves_to_tf_function(deco) or deco in wrappers:
-                graph[fn.id] = GraphInfo("tf.function", fn.id)
-                break
-        else:
-            kind_of_class = keras_classes.get(fn.class_id or "")
-            if kind_of_class in ("layer", "model") and fn.name in KERAS_GRAPH_METHODS:
-                graph[fn.id] = GraphInfo("keras", fn.id)
-
-    for block in facts:
-        for root in block.roots:
-            if root.via == "@dataset" or (
-                root.via.startswith(DATASET_IF_PREFIX)
-                and root.via[len(DATASET_IF_PREFIX) :] in dataset_names
-            ):
-                kind = "dataset"
-            elif root.via == "@compile":
-                kind = "compile"
-            elif resolves_to_tf_function(root.via) or root.via in wrappers:
-                kind = "tf.function"
-            else:
-                continue
-            target = _resolve_function(
-                root.target, root.scope, root.class_id, functions, classes, by_name
-            )
-            if target is not None and target not in graph:
-                graph[target] = GraphInfo(kind, target)
-
-    # Everything a graph function calls in this module is traced with it.
-    queue = list(graph)
-    while queue:
-        current = queue.pop()
-        caller = functions.get(current)
-        if caller is None:
-            continue
-        origin = graph[current].origin
-        for name in caller.calls:
-            target = _resolve_function(
-                name, caller.id, caller.class_id, functions, classes, by_name
-            )
-            if target is not None and target not in graph:
-                graph[target] = GraphInfo("called", origin)
-                queue.append(target)
+    graph_map = build_graph(model)
+    graph = dict(graph_map.graph)
 
     # ".fit" watches a method name on any receiver; anything else is a resolved callee.
     resolved_called = {resolve_dotted(c, imports) for c in called if not c.startswith(".")}
@@ -240,8 +194,10 @@ def build_summary(
         reassigned_globals=frozenset(n for n, count in assigned.items() if count > 1),
         features=features,
         assigned=tracked_assigned,
-        keras_version=decide_keras_version(target_keras, flavors, legacy_env),
+        keras_version=keras_version,
         keras_flavors=flavors,
+        model=model,
+        graph_map=graph_map,
     )
     per_block = [dict(block.extra) for block in facts]
     for fact in module_facts():
@@ -249,6 +205,7 @@ def build_summary(
     tables = TrackedTables(
         log,
         {"graph": tracked_graph, "assigned": tracked_assigned, "dataset_names": tracked_datasets},
+        model,
     )
     summary.tracked = tables
     summary.core_fingerprint = hash(

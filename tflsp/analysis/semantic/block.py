@@ -1,0 +1,253 @@
+"""What one block tells the module model, computed from the block alone and cached with it.
+
+Facts hold no line numbers (calls, functions and classes are in source order), so a line
+inserted inside a function leaves them, and the module model, as they were.
+
+:class:`BlockSemantics` holds the block's flow (:mod:`.flow`) and term builder (:mod:`.terms`),
+which detectors use through the context, and :class:`SemanticFacts`, the hashable part the module
+model combines: the module names the block binds (in order), its functions and classes, and its
+calls.  Facts compare by value, so an edit that changes none of them keeps the module model.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.semantic.flow import BlockFlow, Scope
+from tflsp.analysis.semantic.terms import Term, TermBuilder, union
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionSem:
+    local_id: str
+    name: str  # ``<lambda>`` for lambdas
+    class_id: str | None  # the class when this is a method
+    parent_id: str | None  # the enclosing function when nested
+    decorators: tuple[Term, ...]  # outermost first, as written
+    returns: Term | None  # what it returns (None: falls off the end, returns None)
+    generator: bool
+    is_async: bool
+    params: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassSem:
+    local_id: str
+    name: str
+    parent_id: str | None  # enclosing function or class
+    bases: tuple[Term, ...]
+    decorators: tuple[Term, ...]
+    methods: tuple[str, ...]
+    attributes: tuple[tuple[str, Term], ...]  # ``self.x = value`` in any method
+    class_attributes: tuple[tuple[str, Term], ...]  # ``x = value`` in the class body
+
+
+@dataclass(frozen=True, slots=True)
+class CallSem:
+    scope: str | None  # local id of the enclosing function or lambda; None: module code
+    func: Term
+    args: tuple[Term, ...]
+    kwargs: tuple[tuple[str | None, Term], ...]
+    withs: tuple[Term, ...]  # context managers around the call inside its function
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticFacts:
+    # Module names bound by the block's module code and live at its end:
+    # (name, value term, definitely bound: the earlier value cannot survive).
+    exports: tuple[tuple[str, Term, bool], ...]
+    # Every module-level binding of the block.
+    bindings: tuple[tuple[str, Term], ...]
+    # ``global x`` then ``x = ...`` in the block's functions: may happen at any time.
+    global_writes: tuple[tuple[str, Term], ...]
+    functions: tuple[FunctionSem, ...]
+    classes: tuple[ClassSem, ...]
+    calls: tuple[CallSem, ...]
+    star_import: bool
+
+
+EMPTY_SEMANTICS = SemanticFacts((), (), (), (), (), (), False)
+
+
+class BlockSemantics:
+    """A block's flow, terms and facts (built once per block text)."""
+
+    def __init__(self, index: NodeIndex) -> None:
+        self.index = index
+        self.flow = BlockFlow(index)
+        self.terms = TermBuilder(self.flow)
+        self.facts = _facts(self)
+
+    def local_id(self, node: ast.AST) -> str:
+        return self.flow.local_ids.get(node, "")
+
+    def scope_id_of(self, node: ast.AST) -> str | None:
+        """Local id of the innermost function or lambda whose body holds ``node`` (None:
+        module code or a class body)."""
+        scope = self.flow.scope_of(node)
+        while scope.kind == "comprehension" and scope.parent is not None:
+            scope = scope.parent
+        return scope.local_id if scope.kind == "function" else None
+
+
+def _facts(sem: BlockSemantics) -> SemanticFacts:
+    flow, terms, index = sem.flow, sem.terms, sem.index
+    exports: list[tuple[str, Term, bool]] = []
+    for name, (defs, maybe_old) in sorted(flow.exports.items()):
+        exports.append((name, union([terms.binding(d) for d in defs]), not maybe_old))
+    bindings: list[tuple[str, Term]] = []
+    for name, nodes in flow.module.bindings.items():
+        bindings.extend((name, terms.binding(n)) for n in nodes)
+    bindings.sort(key=lambda item: item[0])
+    global_writes = sorted(
+        ((name, terms.binding(n)) for name, nodes in flow.global_writes.items() for n in nodes),
+        key=lambda item: item[0],
+    )
+
+    functions: list[FunctionSem] = []
+    classes: list[ClassSem] = []
+    ordered = sorted(flow.scopes.items(), key=lambda item: _position(item[0]))
+    for node, scope in ordered:
+        if scope.kind == "function":
+            functions.append(_function(sem, node, scope))
+        elif scope.kind == "class" and isinstance(node, ast.ClassDef):
+            classes.append(_class(sem, node, scope))
+
+    calls: list[CallSem] = []
+    for call in index.nodes(ast.Call):
+        scope_id = sem.scope_id_of(call)
+        withs = _withs(sem, call) if scope_id is not None else ()
+        calls.append(
+            CallSem(
+                scope_id,
+                terms.expr(call.func),
+                tuple(terms.expr(a) for a in call.args),
+                tuple((kw.arg, terms.expr(kw.value)) for kw in call.keywords),
+                withs,
+            )
+        )
+    return SemanticFacts(
+        tuple(exports),
+        tuple(bindings),
+        tuple(global_writes),
+        tuple(functions),
+        tuple(classes),
+        tuple(calls),
+        flow.module.star_import,
+    )
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _parent_id(sem: BlockSemantics, node: ast.AST, kinds: tuple[type, ...]) -> str | None:
+    for parent in sem.index.ancestors(node):
+        if isinstance(parent, kinds):
+            return sem.flow.local_ids.get(parent)
+    return None
+
+
+def _function(sem: BlockSemantics, node: ast.AST, scope: Scope) -> FunctionSem:
+    terms = sem.terms
+    owner = sem.index.parent(node)
+    class_id = (
+        sem.flow.local_ids.get(owner)
+        if isinstance(owner, ast.ClassDef) and not isinstance(node, ast.Lambda)
+        else None
+    )
+    parent_id = _parent_id(sem, node, _FUNCTIONS)
+    if isinstance(node, ast.Lambda):
+        returns: Term | None = terms.expr(node.body)
+        decorators: tuple[Term, ...] = ()
+        name = "<lambda>"
+    else:
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        values = [terms.expr(r.value) for r in scope.returns if r.value is not None]
+        if any(r.value is None for r in scope.returns):
+            values.append(Term("const", None))
+        returns = union(values) if values else None
+        decorators = tuple(terms.expr(d) for d in node.decorator_list)
+        name = node.name
+    args = node.args
+    params = tuple(p.arg for p in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+    return FunctionSem(
+        sem.flow.local_ids.get(node, ""),
+        name,
+        class_id,
+        parent_id,
+        decorators,
+        returns,
+        scope.is_generator,
+        isinstance(node, ast.AsyncFunctionDef),
+        params,
+    )
+
+
+def _class(sem: BlockSemantics, node: ast.ClassDef, scope: Scope) -> ClassSem:
+    terms = sem.terms
+    local_id = sem.flow.local_ids.get(node, node.name)
+    methods = tuple(
+        s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+    )
+    self_term = Term("self", local_id)
+    attributes: list[tuple[str, Term]] = []
+    for method in node.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for stmt in ast.walk(method):
+            if isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    _self_targets(terms, target, terms.expr(stmt.value), self_term, attributes)
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                _self_targets(terms, stmt.target, terms.expr(stmt.value), self_term, attributes)
+            elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Attribute):
+                value = Term(
+                    "binop",
+                    type(stmt.op).__name__,
+                    terms.expr(stmt.target),
+                    terms.expr(stmt.value),
+                )
+                _self_targets(terms, stmt.target, value, self_term, attributes)
+    class_attributes: list[tuple[str, Term]] = []
+    for name, nodes in scope.bindings.items():
+        class_attributes.extend((name, terms.binding(n)) for n in nodes)
+    return ClassSem(
+        local_id,
+        node.name,
+        _parent_id(sem, node, (*_FUNCTIONS, ast.ClassDef)),
+        tuple(terms.expr(b) for b in node.bases),
+        tuple(terms.expr(d) for d in node.decorator_list),
+        methods,
+        tuple(sorted(attributes, key=lambda a: a[0])),
+        tuple(sorted(class_attributes, key=lambda a: a[0])),
+    )
+
+
+def _self_targets(
+    terms: TermBuilder,
+    target: ast.expr,
+    value: Term,
+    self_term: Term,
+    out: list[tuple[str, Term]],
+) -> None:
+    if isinstance(target, ast.Attribute):
+        if terms.expr(target.value) == self_term:
+            out.append((target.attr, value))
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for i, elt in enumerate(target.elts):
+            _self_targets(terms, elt, Term("item", value, i), self_term, out)
+
+
+def _withs(sem: BlockSemantics, call: ast.Call) -> tuple[Term, ...]:
+    found: list[Term] = []
+    for parent in sem.index.ancestors(call):
+        if isinstance(parent, _FUNCTIONS):
+            break
+        if isinstance(parent, (ast.With, ast.AsyncWith)):
+            found.extend(sem.terms.expr(item.context_expr) for item in parent.items)
+    return tuple(found)
