@@ -36,9 +36,13 @@ class Doubler(keras.layers.Layer):
 """
 
 
+# A model that holds the custom layer, saved: a later Keras load of the file looks the class up.
+SAVED = 'saved = keras.Sequential([Doubler()])\nsaved.save("m.keras")\n'
+
+
 # -- TFL401 unregistered-custom-object -------------------------------------------------------
 def test_load_without_custom_objects_flags_the_class_name() -> None:
-    source = LAYER + 'model = keras.models.load_model("m.keras")\n'
+    source = LAYER + SAVED + 'model = keras.models.load_model("m.keras")\n'
     assert found(source, "TFL401") == [4]
     diag = diagnostic(source, "TFL401")
     assert (diag.column, diag.end_column) == (6, 13)  # the class name
@@ -55,20 +59,45 @@ def test_load_without_custom_objects_flags_the_class_name() -> None:
     ],
 )
 def test_custom_objects_at_every_load_site(load: str) -> None:
-    assert found(LAYER + f"objects = {{}}\nmodel = {load}\n", "TFL401") == []
+    assert found(LAYER + SAVED + f"objects = {{}}\nmodel = {load}\n", "TFL401") == []
 
 
 def test_one_load_without_the_class_is_enough_to_fail() -> None:
     source = LAYER + (
+        "saved = keras.Sequential([Doubler()])\n"
+        'for name in ("a.keras", "b.keras"):\n'
+        "    saved.save(name)\n"
         'a = keras.models.load_model("a.keras", custom_objects={"Doubler": Doubler})\n'
         'b = keras.models.load_model("b.keras", custom_objects={"Other": object})\n'
     )
     assert found(source, "TFL401") == [4]
 
 
+def test_a_load_that_cannot_meet_the_class_is_not_enough() -> None:
+    # real-code-findings M1: one load anywhere used to make every unregistered class
+    # "unloadable"; here the file only holds built-in layers.
+    source = LAYER + (
+        "print(Doubler()(keras.ops.ones((1, 2))))\n"
+        "model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])\n"
+        'model.save("m.keras")\n'
+        'model = keras.models.load_model("m.keras")\n'
+    )
+    assert found(source, "TFL401") == []
+    # A load before the save, or of another file, cannot meet the saved class either.
+    other_file = LAYER + SAVED + 'model = keras.models.load_model("other.keras")\n'
+    assert found(other_file, "TFL401") == [4]  # saved without registration: save_only
+    assert diagnostic(other_file, "TFL401").message_id == "save_only"
+    load_first = LAYER + 'model = keras.models.load_model("m.keras")\n' + SAVED
+    assert diagnostic(load_first, "TFL401").message_id == "save_only"
+
+
+def test_a_load_with_nothing_saved_here_is_not_known_to_hold_the_class() -> None:
+    assert found(LAYER + 'model = keras.models.load_model("m.keras")\n', "TFL401") == []
+
+
 def test_editing_the_load_site_updates_the_unchanged_class_block() -> None:
     lint_ = analyzer(SAVING)
-    before = LAYER + 'model = keras.models.load_model("m.keras")\n'
+    before = LAYER + SAVED + 'model = keras.models.load_model("m.keras")\n'
     after = before.replace('"m.keras")', '"m.keras", custom_objects={"Doubler": Doubler})')
     assert [d.code for d in lint_.analyze(before).diagnostics] == ["TFL401"]
     assert [d.code for d in lint_.analyze(after).diagnostics] == []
@@ -95,6 +124,7 @@ def test_classes_inside_a_function_meet_only_that_functions_loads() -> None:
             class Broken(keras.layers.Layer):
                 pass
 
+            keras.Sequential([Broken()]).save("b.keras")
             return keras.models.load_model("b.keras")
 
         other = keras.models.load_model("x.keras")
@@ -103,9 +133,13 @@ def test_classes_inside_a_function_meet_only_that_functions_loads() -> None:
 
 
 def test_custom_object_scope_around_the_load() -> None:
-    source = LAYER + (
-        'with keras.utils.custom_object_scope({"Doubler": Doubler}):\n'
-        '    model = keras.models.load_model("m.keras")\n'
+    source = (
+        LAYER
+        + SAVED
+        + (
+            'with keras.utils.custom_object_scope({"Doubler": Doubler}):\n'
+            '    model = keras.models.load_model("m.keras")\n'
+        )
     )
     assert found(source, "TFL401") == []
 
@@ -136,9 +170,13 @@ model = keras.models.load_model("m.keras")
 
 
 def test_registering_by_hand_in_get_custom_objects() -> None:
-    source = LAYER + (
-        'keras.utils.get_custom_objects()["Doubler"] = Doubler\n'
-        'model = keras.models.load_model("m.keras")\n'
+    source = (
+        LAYER
+        + SAVED
+        + (
+            'keras.utils.get_custom_objects()["Doubler"] = Doubler\n'
+            'model = keras.models.load_model("m.keras")\n'
+        )
     )
     assert found(source, "TFL401") == []
 
@@ -177,9 +215,44 @@ def test_model_class_that_is_never_saved_or_loaded() -> None:
     assert found(source, "TFL401") == []
 
 
-def test_layers_are_assumed_to_be_inside_any_saved_model() -> None:
-    source = LAYER + 'model = build()\nmodel.save("m.keras")\n'
-    assert found(source, "TFL401") == [4]
+def test_only_layers_inside_the_saved_model_are_saved() -> None:
+    # A model built elsewhere is not known to hold the layer (it used to be assumed).
+    assert found(LAYER + 'model = build()\nmodel.save("m.keras")\n', "TFL401") == []
+    assert found(LAYER + SAVED, "TFL401") == [4]
+    functional = LAYER + (
+        "inputs = keras.Input((2,))\n"
+        "model = keras.Model(inputs, Doubler()(inputs))\n"
+        'keras.saving.save_model(model, "m.keras")\n'
+    )
+    assert found(functional, "TFL401") == [4]
+
+
+def test_sublayers_a_registered_model_makes_in_init_are_not_looked_up() -> None:
+    # Loading calls the registered model's __init__, which builds the sublayer itself.
+    source = LAYER + (
+        "@keras.saving.register_keras_serializable()\n"
+        "class Net(keras.Model):\n"
+        "    def __init__(self, **kwargs):\n"
+        "        super().__init__(**kwargs)\n"
+        "        self.inner = Doubler()\n"
+        "    def call(self, x):\n"
+        "        return self.inner(x)\n"
+        "net = Net()\n"
+        'net.save("net.keras")\n'
+        'net = keras.models.load_model("net.keras")\n'
+    )
+    assert found(source, "TFL401") == []
+
+
+def test_pictures_are_not_models() -> None:
+    # real-code-findings M4: a PIL image's save() is not a model save.
+    source = LAYER + (
+        "import numpy as np\n"
+        "img = keras.utils.array_to_img(Doubler()(np.ones((2, 2, 3))))\n"
+        'img.save("a.png")\n'
+        'model = keras.models.load_model("a.png")\n'
+    )
+    assert found(source, "TFL401") == []
 
 
 def test_no_save_or_load_in_the_module() -> None:
@@ -228,6 +301,8 @@ def test_fix_spelling_for_a_tensorflow_only_import() -> None:
             def call(self, x):
                 return x * 2
 
+        saved = tf.keras.Sequential([Doubler()])
+        saved.save("m.keras")
         m = tf.keras.models.load_model("m.keras")
     """
     after = fixed(source, "TFL401")
@@ -313,8 +388,11 @@ def test_only_modules_that_serialize_are_checked() -> None:
     unregistered = plain.replace("@keras.saving.register_keras_serializable()\n", "")
     assert found(unregistered, "TFL402") == []
     assert found(plain, "TFL402") == [5]  # registered: meant to be serialized
+    # real-code-findings M1: a load (or a save) of something else does not serialize ``Net``.
     loads = unregistered + 'other = keras.models.load_model("x.keras")\n'
-    assert found(loads, "TFL402") == [4]
+    assert found(loads, "TFL402") == []
+    saves = unregistered + 'net = Net(4)\nnet.save("net.keras")\n'
+    assert found(saves, "TFL402") == [4]
 
 
 def test_get_config_of_a_class_defined_inside_a_function() -> None:

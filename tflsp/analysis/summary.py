@@ -22,6 +22,7 @@ from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedSet, TrackedTables
 from tflsp.analysis.registry import module_facts
 from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
+from tflsp.analysis.semantic.saving import SavingFlow, build_saving
 
 TF_FUNCTION = "tensorflow.function"
 BlockKey = tuple[str, int]  # a block's head (see the engine) and its occurrence number
@@ -52,6 +53,9 @@ class ModuleSummary:
     tracked: TrackedTables | None = field(default=None, repr=False, compare=False)
     model: ModuleModel | None = field(default=None, repr=False, compare=False)
     graph_map: GraphMap | None = field(default=None, repr=False, compare=False)
+    # Local class id -> what saving does to it (:mod:`tflsp.analysis.semantic.saving`).
+    saving: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    saving_flow: SavingFlow | None = field(default=None, repr=False, compare=False)
 
     def resolve(self, name: str) -> str | None:
         """Canonical name of a dotted text read by module code at the end of the module
@@ -159,6 +163,7 @@ def build_summary(
 
     graph_map = build_graph(model)
     graph = dict(graph_map.graph)
+    saving_flow = build_saving(model)
 
     # ".fit" watches a method name on any receiver; anything else is a resolved callee.
     resolved_called = {resolve_dotted(c, imports) for c in called if not c.startswith(".")}
@@ -183,6 +188,7 @@ def build_summary(
     tracked_graph = TrackedDict("graph", log, graph)
     tracked_assigned = TrackedDict("assigned", log, assigned_from)
     tracked_datasets = TrackedSet("dataset_names", log, dataset_names)
+    tracked_saving = TrackedDict("saving", log, saving_flow.classes)
     summary = ModuleSummary(
         imports=imports,
         functions=functions,
@@ -198,13 +204,20 @@ def build_summary(
         keras_flavors=flavors,
         model=model,
         graph_map=graph_map,
+        saving=tracked_saving,
+        saving_flow=saving_flow,
     )
     per_block = [dict(block.extra) for block in facts]
     for fact in module_facts():
         summary.extra[fact.name] = fact.combine([b.get(fact.name) for b in per_block], summary)
     tables = TrackedTables(
         log,
-        {"graph": tracked_graph, "assigned": tracked_assigned, "dataset_names": tracked_datasets},
+        {
+            "graph": tracked_graph,
+            "assigned": tracked_assigned,
+            "dataset_names": tracked_datasets,
+            "saving": tracked_saving,
+        },
         model,
     )
     summary.tracked = tables
@@ -220,6 +233,7 @@ def build_summary(
             frozenset((c.id, c.bases, c.decorators, c.methods) for c in classes.values()),
             frozenset(functions),
             frozenset(summary.extra.items()),
+            saving_flow.registers_by_hand,
         )
     )
     summary.fingerprint = hash(
@@ -228,6 +242,7 @@ def build_summary(
             tables.digest("graph"),
             tables.digest("assigned"),
             tables.digest("dataset_names"),
+            tables.digest("saving"),
         )
     )
     return summary

@@ -24,6 +24,7 @@ from tflsp.analysis.diagnostics import Fix
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.names import dotted
 from tflsp.analysis.registry import detector, module_fact, watch
+from tflsp.analysis.semantic.saving import NOT_SAVED, ClassSaving
 from tflsp.analysis.summary import ModuleSummary
 
 FACT = "tflsp.saving"
@@ -208,32 +209,31 @@ def class_name_span(
 
 
 # -- TFL401 unregistered-custom-object -------------------------------------------------------
+def class_saving(ctx: BlockContext, cls: ast.ClassDef) -> ClassSaving:
+    """What saving does to a class of this block (:mod:`tflsp.analysis.semantic.saving`)."""
+    found = ctx.summary.saving.get(ctx.class_id(cls))
+    return found if isinstance(found, ClassSaving) else NOT_SAVED
+
+
+def registers_by_hand(ctx: BlockContext) -> bool:
+    flow = ctx.summary.saving_flow
+    return flow is not None and flow.registers_by_hand
+
+
 @detector("TFL401")
 def unregistered_custom_object(ctx: BlockContext) -> None:
-    module_info = saving_info(ctx)
-    if module_info.registers_by_hand or not (module_info.saves or module_info.loads):
+    if registers_by_hand(ctx):
         return
-    # Keras 2 revives SavedModel directories without the class; only files need it there.
-    skip_dirs = ctx.keras_version == 2
     for cls, kind in ctx.keras_classes():
-        if kind not in ("layer", "model") or is_registered(ctx, cls) or is_local_base(ctx, cls):
+        if kind not in ("layer", "model") or is_registered(ctx, cls):
             continue
-        info = _sites_for(ctx, cls, module_info)
-        loads = [covers for covers, path in info.loads if not (skip_dirs and path == "other")]
-        saves = [(rec, path) for rec, path in info.saves if not (skip_dirs and path == "other")]
-        uncovered = [c for c in loads if c is not None and cls.name not in c]
-        if uncovered:
-            variant = "default"
-        elif loads:
-            continue  # every load site passes custom_objects for it
+        info = class_saving(ctx, cls)
+        if info.loaded:
+            variant = "default"  # a Keras load meets a file that holds it
+        elif info.saved and not info.covered:
+            variant = "save_only"  # loading the file elsewhere needs custom_objects
         else:
-            local = f"local:{ctx.index.scope_id(cls)}"
-            if not any(
-                kind == "layer" or (rec is not None and ctx.summary.holds(rec, local))
-                for rec, _ in saves
-            ):
-                continue
-            variant = "save_only"
+            continue
         ctx.report(
             "TFL401",
             class_name_span(ctx, cls),
@@ -241,17 +241,6 @@ def unregistered_custom_object(ctx: BlockContext) -> None:
             args={"cls": cls.name},
             fix=_register_fix(ctx, cls),
         )
-
-
-def _sites_for(ctx: BlockContext, cls: ast.ClassDef, module_info: SavingInfo) -> SavingInfo:
-    """Module-level classes meet every site of the module; a class defined inside a function
-    (a test, a factory) only the sites of that function."""
-    scope = ctx.index.enclosing_function(cls)
-    if scope is None:
-        return module_info
-    calls = [c for c in ctx.index.nodes(ast.Call) if scope in ctx.index.ancestors(c)]
-    facts = _sites(ctx.index, calls)
-    return _resolve(facts, ctx.summary) if facts is not None else EMPTY_INFO
 
 
 def _register_fix(ctx: BlockContext, cls: ast.ClassDef) -> Fix | None:

@@ -52,7 +52,7 @@ class CallSem:
     func: Term
     args: tuple[Term, ...]
     kwargs: tuple[tuple[str | None, Term], ...]
-    withs: tuple[Term, ...]  # context managers around the call inside its function
+    withs: tuple[Term, ...]  # context managers around the call (inside its function)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +120,7 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
     calls: list[CallSem] = []
     for call in index.nodes(ast.Call):
         scope_id = sem.scope_id_of(call)
-        withs = _withs(sem, call) if scope_id is not None else ()
+        withs = _withs(sem, call)
         calls.append(
             CallSem(
                 scope_id,
