@@ -56,6 +56,7 @@ class ModuleSummary:
     # Local class id -> what saving does to it (:mod:`tflsp.analysis.semantic.saving`).
     saving: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
     saving_flow: SavingFlow | None = field(default=None, repr=False, compare=False)
+    local_bases: frozenset[str] = frozenset()  # local classes other local classes derive from
 
     def resolve(self, name: str) -> str | None:
         """Canonical name of a dotted text read by module code at the end of the module
@@ -139,10 +140,12 @@ def build_summary(
     )
     # Keras classes, by value of their bases (aliases and local bases included).
     keras_classes: dict[str, str] = {}
+    local_bases: set[str] = set()
     for gid in model.classes:
         kind = model.class_base(gid)
         if kind in ("layer", "model", "module"):
             keras_classes[gid] = kind
+        local_bases.update(model.local_bases(gid))
 
     def resolves_to_tf_function(text: str) -> bool:
         if text.startswith(RESOLVED_PREFIX):
@@ -206,6 +209,7 @@ def build_summary(
         graph_map=graph_map,
         saving=tracked_saving,
         saving_flow=saving_flow,
+        local_bases=frozenset(local_bases),
     )
     per_block = [dict(block.extra) for block in facts]
     for fact in module_facts():
@@ -234,6 +238,7 @@ def build_summary(
             frozenset(functions),
             frozenset(summary.extra.items()),
             saving_flow.registers_by_hand,
+            summary.local_bases,
         )
     )
     summary.fingerprint = hash(

@@ -385,10 +385,12 @@ class Evaluator:
         if kind == v.INSTANCE:
             if value.is_local:
                 found = self._class_attribute(value.local_id, name, instance=True)
-                if not v.is_unknown(found) or value.base not in (v.LAYER, v.MODEL):
+                if not v.is_unknown(found) or value.base not in (v.LAYER, v.MODEL, v.CALLBACK):
                     return found
             if name in _VARIABLE_LISTS and value.base in (v.LAYER, v.MODEL, v.TF_MODULE):
                 return v.one(v.LIST, "variables")
+            if name == "model" and value.base == v.CALLBACK:
+                return v.one(v.INSTANCE, "keras.Model", v.MODEL)  # set by fit() on callbacks
             if name == "optimizer" and value.base == v.MODEL:
                 return v.one(v.INSTANCE, "keras.Optimizer", v.OPTIMIZER)
             if name == "layers" and value.base == v.MODEL:
