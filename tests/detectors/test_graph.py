@@ -1116,3 +1116,39 @@ def test_incremental_results_match_a_fresh_analysis(before: str, after: str) -> 
     ]
     assert incremental == fresh
     assert [c for _, c in first] != [c for _, c in fresh], "the edit must change the findings"
+
+
+# -- real-code-findings M3: state made once, containers rebuilt per call --------------------
+def test_guarded_one_time_creation_of_a_global_is_not_a_side_effect() -> None:
+    source = """
+        import tensorflow as tf
+        g = None
+
+        @tf.function
+        def sample():
+            global g
+            if g is None:
+                g = tf.random.Generator.from_seed(1)
+            return g.normal([])
+
+        sample()
+        sample()
+    """
+    assert [line for line, code in lint(source, ("TFL103", "TFL113")) if code] == []
+
+
+def test_a_container_rebuilt_in_the_same_call_is_not_leaked_state() -> None:
+    source = """
+        import keras
+
+        class Net(keras.layers.Layer):
+            def call(self, x):
+                self.endpoints = {}
+                self.endpoints["input"] = x
+                self.endpoints.update({"output": x})
+                return x
+    """
+    assert lint(source, "TFL103") == []
+    # Without the fresh dict, filling ``self.endpoints`` leaks from the trace.
+    leaked = source.replace("self.endpoints = {}", "pass")
+    assert [line for line, _ in lint(leaked, "TFL103")] == [8]

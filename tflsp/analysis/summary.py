@@ -20,6 +20,7 @@ from tflsp.analysis.facts import (
 from tflsp.analysis.names import canonical, keras_flavor, resolve_dotted
 from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedSet, TrackedTables
 from tflsp.analysis.registry import module_facts
+from tflsp.analysis.semantic.captures import stale_globals
 from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.saving import SavingFlow, build_saving
@@ -57,6 +58,9 @@ class ModuleSummary:
     saving: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
     saving_flow: SavingFlow | None = field(default=None, repr=False, compare=False)
     local_bases: frozenset[str] = frozenset()  # local classes other local classes derive from
+    # Top-level definition id -> module names its graph code reads that go stale
+    # (:mod:`tflsp.analysis.semantic.captures`).
+    stale_globals: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     def resolve(self, name: str) -> str | None:
         """Canonical name of a dotted text read by module code at the end of the module
@@ -167,6 +171,9 @@ def build_summary(
     graph_map = build_graph(model)
     graph = dict(graph_map.graph)
     saving_flow = build_saving(model)
+    stale: dict[str, set[str]] = {}
+    for top, name in stale_globals(model, graph_map):
+        stale.setdefault(top, set()).add(name)
 
     # ".fit" watches a method name on any receiver; anything else is a resolved callee.
     resolved_called = {resolve_dotted(c, imports) for c in called if not c.startswith(".")}
@@ -192,6 +199,9 @@ def build_summary(
     tracked_assigned = TrackedDict("assigned", log, assigned_from)
     tracked_datasets = TrackedSet("dataset_names", log, dataset_names)
     tracked_saving = TrackedDict("saving", log, saving_flow.classes)
+    tracked_stale = TrackedDict(
+        "stale_globals", log, {top: frozenset(names) for top, names in stale.items()}
+    )
     summary = ModuleSummary(
         imports=imports,
         functions=functions,
@@ -210,6 +220,7 @@ def build_summary(
         saving=tracked_saving,
         saving_flow=saving_flow,
         local_bases=frozenset(local_bases),
+        stale_globals=tracked_stale,
     )
     per_block = [dict(block.extra) for block in facts]
     for fact in module_facts():
@@ -221,6 +232,7 @@ def build_summary(
             "assigned": tracked_assigned,
             "dataset_names": tracked_datasets,
             "saving": tracked_saving,
+            "stale_globals": tracked_stale,
         },
         model,
     )
@@ -248,6 +260,7 @@ def build_summary(
             tables.digest("assigned"),
             tables.digest("dataset_names"),
             tables.digest("saving"),
+            tables.digest("stale_globals"),
         )
     )
     return summary

@@ -1,14 +1,15 @@
 """TFL113: graph code reading a Python value that changes after the graph was traced.
 
 Whether a name goes stale depends on where it is bound relative to the calls that trace the
-function.  For module names that spans blocks, so a module fact orders bindings and calls by
-(block number, line); for a closure, the enclosing function is in the same block.
+function.  For module names the semantic model answers (:mod:`tflsp.analysis.semantic.captures`:
+calls resolved by value, in module order, per definition); for a closure, the enclosing function
+is in the same block.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tflsp.analysis.context import BlockContext
@@ -21,9 +22,7 @@ from tflsp.analysis.detectors.graph_support import (
     is_traced_scope,
     scope_of,
 )
-from tflsp.analysis.index import NodeIndex
-from tflsp.analysis.registry import detector, module_fact
-from tflsp.analysis.summary import ModuleSummary, _resolve_function
+from tflsp.analysis.registry import detector
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -71,10 +70,6 @@ def goes_stale(bindings: Sequence[tuple[int, Binding]], traces: Sequence[Positio
     return False
 
 
-# -- module fact: where module names are (re)bound, and where module code calls ------------
-GLOBAL_REBINDS = "graph.global_rebinds"
-
-
 def _stored_names(target: ast.AST) -> Iterator[ast.Name]:
     for node in ast.walk(target):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -83,119 +78,6 @@ def _stored_names(target: ast.AST) -> Iterator[ast.Name]:
 
 def _span(loop: ast.AST) -> Span:
     return (getattr(loop, "lineno", 0), getattr(loop, "end_lineno", None) or 0)
-
-
-def _statement_bindings(stmt: ast.stmt, loop: Span | None, out: list[tuple[str, Binding]]) -> None:
-    """Bindings a module-level statement makes, without entering functions or classes."""
-    if isinstance(stmt, _DEFS):
-        return
-    inner = loop or (_span(stmt) if isinstance(stmt, _LOOPS) else None)
-    targets: list[ast.AST] = []
-    if isinstance(stmt, ast.Assign):
-        targets = list(stmt.targets)
-    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
-        targets = [stmt.target]
-    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-        out.extend((n.id, Binding(n.lineno, inner)) for n in _stored_names(stmt.target))
-    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-        targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
-    for target in targets:
-        out.extend((n.id, Binding(n.lineno, loop)) for n in _stored_names(target))
-    for field in ("body", "orelse", "finalbody"):
-        for child in getattr(stmt, field, ()):
-            _statement_bindings(child, inner, out)
-    for handler in getattr(stmt, "handlers", ()):
-        for child in handler.body:
-            _statement_bindings(child, inner, out)
-
-
-def _extract_bindings(index: NodeIndex) -> Hashable:
-    """Top-level defs, module-level bindings and ``global`` writes, and module-level calls of
-    plain names (the calls that can run, and so trace, this module's functions)."""
-    defs = tuple((s.name, s.lineno) for s in index.tree.body if isinstance(s, _DEFS))
-    bindings: list[tuple[str, Binding]] = []
-    for stmt in index.tree.body:
-        _statement_bindings(stmt, None, bindings)
-    for glob in index.nodes(ast.Global):
-        fn = index.enclosing_function(glob)
-        if fn is None:
-            continue
-        names = set(glob.names)
-        bindings.extend(
-            (n.id, Binding(n.lineno, None, True))
-            for n in _stored_names(fn)
-            if n.id in names and index.enclosing_function(n) is fn
-        )
-    calls: list[tuple[str, int]] = []
-    if not all(isinstance(s, _DEFS) for s in index.tree.body):
-        calls = [
-            (c.func.id, c.lineno)
-            for c in index.nodes(ast.Call)
-            if isinstance(c.func, ast.Name) and index.enclosing_scope(c) is None
-        ]
-    return (defs, tuple(bindings), tuple(calls))
-
-
-def _combine_bindings(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
-    """``(top-level def, name)``: module names that go stale for the graph code of that def.
-
-    A trace needs a call: module-level calls of the module's own functions and classes made
-    after the def count (a call from another module happens after this one has run).
-    """
-    def_keys: dict[str, Position] = {}
-    bindings: dict[str, list[tuple[int, Binding]]] = {}
-    calls: list[tuple[str, Position]] = []
-    for number, value in enumerate(values):
-        if not isinstance(value, tuple):
-            continue
-        defs, block_bindings, block_calls = value
-        for name, line in defs:
-            def_keys.setdefault(name, (number, line))
-        for name, binding in block_bindings:
-            bindings.setdefault(name, []).append((number, binding))
-        calls.extend((name, (number, line)) for name, line in block_calls)
-    tops = {fid.split(".", 1)[0] for fid in summary.graph}
-    callers = _top_level_callers(summary)
-    out: set[tuple[str, str]] = set()
-    for top in tops:
-        key = def_keys.get(top)
-        if key is None:
-            continue
-        reaching = _reaching(top, callers)
-        traces = [where for name, where in calls if name in reaching and where > key]
-        out.update((top, name) for name, found in bindings.items() if goes_stale(found, traces))
-    return frozenset(out)
-
-
-def _top_level_callers(summary: ModuleSummary) -> dict[str, set[str]]:
-    """Top-level def -> the top-level defs whose code calls into it."""
-    functions = summary.functions
-    by_name = {cls.name: cls.id for cls in summary.classes.values()}
-    callers: dict[str, set[str]] = {}
-    for facts in functions.values():
-        caller = facts.id.split(".", 1)[0]
-        for text in facts.calls:
-            target = _resolve_function(
-                text, facts.id, facts.class_id, functions, summary.classes, by_name
-            )
-            if target is not None:
-                callers.setdefault(target.split(".", 1)[0], set()).add(caller)
-    return callers
-
-
-def _reaching(top: str, callers: dict[str, set[str]]) -> set[str]:
-    """``top`` and every top-level def whose calls lead to it."""
-    seen = {top}
-    queue = [top]
-    while queue:
-        for caller in callers.get(queue.pop(), ()):
-            if caller not in seen:
-                seen.add(caller)
-                queue.append(caller)
-    return seen
-
-
-module_fact(GLOBAL_REBINDS, _extract_bindings, _combine_bindings)
 
 
 # -- TFL113: a Python value frozen into the graph when it is traced -------------------------
@@ -287,15 +169,23 @@ def _nested_def(ctx: BlockContext, node: ast.AST, outer: ScopeNode) -> ScopeNode
     return None
 
 
+def _stale_names(ctx: BlockContext) -> dict[ast.AST, frozenset[str]]:
+    """Top-level definitions of the block -> module names that go stale for their graph code."""
+    out: dict[ast.AST, frozenset[str]] = {}
+    for stmt in ctx.tree.body:
+        if isinstance(stmt, ast.ClassDef):
+            gid = ctx.class_id(stmt)
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            gid = ctx.function_id(stmt)
+        else:
+            continue
+        out[stmt] = ctx.summary.stale_globals.get(gid, frozenset())
+    return out
+
+
 @detector("TFL113")
 def python_value_captured_in_graph(ctx: BlockContext) -> None:
-    fact = ctx.summary.extra.get(GLOBAL_REBINDS)
-    rebound = fact if isinstance(fact, frozenset) else frozenset()
-    tops = {
-        stmt.name: {name for top, name in rebound if top == stmt.name}
-        for stmt in ctx.tree.body
-        if isinstance(stmt, _DEFS)
-    }
+    tops = _stale_names(ctx)
     global_names: set[str] = set().union(*tops.values()) if tops else set()
     closure_names = _closure_candidates(ctx)
     if not global_names and not closure_names:
@@ -317,8 +207,7 @@ def python_value_captured_in_graph(ctx: BlockContext) -> None:
         where = binding_scope(ctx, node, node.id)
         if where == MODULE:
             top = _top_statement(ctx, node)
-            name_of_top = getattr(top, "name", None)
-            if name_of_top is None or node.id not in tops.get(name_of_top, ()):
+            if top is None or node.id not in tops.get(top, ()):
                 continue
             if ctx.resolve(node) is not None:
                 continue  # an import or a builtin

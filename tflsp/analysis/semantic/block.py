@@ -63,11 +63,15 @@ class SemanticFacts:
     # Every module-level binding of the block.
     bindings: tuple[tuple[str, Term], ...]
     # ``global x`` then ``x = ...`` in the block's functions: may happen at any time.
-    global_writes: tuple[tuple[str, Term], ...]
+    # (name, value, local id of the writing function)
+    global_writes: tuple[tuple[str, Term, str], ...]
     functions: tuple[FunctionSem, ...]
     classes: tuple[ClassSem, ...]
     calls: tuple[CallSem, ...]
     star_import: bool
+    # Module code in execution order: ("bind", name, loop) and ("call", index in ``calls``,
+    # loop), where ``loop`` numbers the outermost module-level loop around it (-1: none).
+    timeline: tuple[tuple[str, str | int, int], ...] = ()
 
 
 EMPTY_SEMANTICS = SemanticFacts((), (), (), (), (), (), False)
@@ -104,8 +108,12 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
         bindings.extend((name, terms.binding(n)) for n in nodes)
     bindings.sort(key=lambda item: item[0])
     global_writes = sorted(
-        ((name, terms.binding(n)) for name, nodes in flow.global_writes.items() for n in nodes),
-        key=lambda item: item[0],
+        (
+            (name, terms.binding(n), sem.scope_id_of(n) or "")
+            for name, nodes in flow.global_writes.items()
+            for n in nodes
+        ),
+        key=lambda item: (item[0], item[2]),
     )
 
     functions: list[FunctionSem] = []
@@ -118,8 +126,11 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
             classes.append(_class(sem, node, scope))
 
     calls: list[CallSem] = []
+    numbers: dict[ast.AST, int] = {}
     for call in index.nodes(ast.Call):
         scope_id = sem.scope_id_of(call)
+        if scope_id is None:
+            numbers[call] = len(calls)  # module code (or a class body): on the timeline
         withs = _withs(sem, call)
         calls.append(
             CallSem(
@@ -138,7 +149,90 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
         tuple(classes),
         tuple(calls),
         flow.module.star_import,
+        _timeline(index.tree.body, numbers),
     )
+
+
+_Event = tuple[str, str | int, int]
+
+
+def _timeline(body: list[ast.stmt], numbers: dict[ast.AST, int]) -> tuple[_Event, ...]:
+    """Module-level bindings and calls in the order they run (functions and classes are not
+    entered: their bodies run later)."""
+    events: list[_Event] = []
+    loops = [0]
+
+    def calls_in(node: ast.AST | None, loop: int) -> None:
+        if node is None:
+            return
+        found = [n for n in ast.walk(node) if isinstance(n, ast.Call) and n in numbers]
+        found.sort(key=lambda c: (c.end_lineno or 0, c.end_col_offset or 0))  # inner first
+        events.extend(("call", numbers[c], loop) for c in found)
+
+    def binds(target: ast.AST, loop: int) -> None:
+        for n in ast.walk(target):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                events.append(("bind", n.id, loop))
+            elif isinstance(n, (ast.Subscript, ast.Attribute)):
+                calls_in(n, loop)
+
+    def run(stmts: list[ast.stmt], loop: int) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                calls_in(stmt.value, loop)
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for target in targets:
+                    binds(target, loop)
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for deco in stmt.decorator_list:
+                    calls_in(deco, loop)
+                events.append(("bind", stmt.name, loop))
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                for alias in stmt.names:
+                    if alias.name != "*":
+                        name = (alias.asname or alias.name).split(".", 1)[0]
+                        events.append(("bind", name, loop))
+            elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+                inner = loop
+                if loop < 0:
+                    inner = loops[0]
+                    loops[0] += 1
+                if isinstance(stmt, ast.While):
+                    calls_in(stmt.test, inner)
+                else:
+                    calls_in(stmt.iter, inner)
+                    binds(stmt.target, inner)
+                run(stmt.body, inner)
+                run(stmt.orelse, inner)
+            elif isinstance(stmt, ast.If):
+                calls_in(stmt.test, loop)
+                run(stmt.body, loop)
+                run(stmt.orelse, loop)
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    calls_in(item.context_expr, loop)
+                    if item.optional_vars is not None:
+                        binds(item.optional_vars, loop)
+                run(stmt.body, loop)
+            elif isinstance(stmt, _TRY):
+                run(stmt.body, loop)  # type: ignore[attr-defined]
+                for handler in stmt.handlers:  # type: ignore[attr-defined]
+                    run(handler.body, loop)
+                run(stmt.orelse, loop)  # type: ignore[attr-defined]
+                run(stmt.finalbody, loop)  # type: ignore[attr-defined]
+            elif isinstance(stmt, ast.Match):
+                calls_in(stmt.subject, loop)
+                for case in stmt.cases:
+                    run(case.body, loop)
+            else:
+                for child in ast.iter_child_nodes(stmt):
+                    calls_in(child, loop)
+
+    run(body, -1)
+    return tuple(events)
+
+
+_TRY = tuple(t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type))
 
 
 def _position(node: ast.AST) -> tuple[int, int]:

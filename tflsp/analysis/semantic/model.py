@@ -66,6 +66,8 @@ class ModuleModel:
         self._export_blocks: dict[str, list[int]] = {}
         self._binding_blocks: dict[str, list[int]] = {}
         self._global_writes: dict[str, list[tuple[int, Term]]] = {}
+        # name -> ids of the functions that write it through ``global``
+        self.global_writers: dict[str, set[str]] = {}
         self.star_import_at: int | None = None
         counts: dict[str, int] = {}
         for k, facts in enumerate(self.blocks):
@@ -97,8 +99,9 @@ class ModuleModel:
             for name, term in facts.bindings:
                 self._bindings.setdefault(name, []).append((k, term))
                 self._binding_blocks.setdefault(name, []).append(k)
-            for name, term in facts.global_writes:
+            for name, term, writer in facts.global_writes:
                 self._global_writes.setdefault(name, []).append((k, term))
+                self.global_writers.setdefault(name, set()).add(local_to_global.get(writer, writer))
             if facts.star_import and self.star_import_at is None:
                 self.star_import_at = k
         self.evaluator: Evaluator
@@ -295,7 +298,7 @@ def _shape(facts: SemanticFacts) -> tuple[object, ...]:
     return (
         tuple((name, definite) for name, _, definite in facts.exports),
         tuple(name for name, _ in facts.bindings),
-        tuple(name for name, _ in facts.global_writes),
+        tuple((name, writer) for name, _, writer in facts.global_writes),
         tuple(f.local_id for f in facts.functions if "." not in f.local_id),
         tuple(c.local_id for c in facts.classes if "." not in c.local_id),
         facts.star_import,

@@ -1,0 +1,119 @@
+"""Module names that go stale for graph code: rebound after a trace, then used by a later call.
+
+A tf.function freezes the Python values it reads when it is traced.  Reading a module name is a
+pitfall only when the name is bound again *between* a call that traces the graph and a later
+call that reuses the trace (or in a loop that also calls it), or when another function writes
+it through ``global`` (a setter that runs at any time, also from other modules).  Calls are resolved by value in module order, so a
+notebook that redefines ``train_step`` per section calls each definition only where it is
+defined; running a Keras model (calling it, ``fit``, ``predict``...) runs its graph methods.
+
+The answer is per top-level definition: ``(top-level id, name)`` pairs.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.graph import GraphMap, callees
+from tflsp.analysis.semantic.model import ModuleModel
+
+Position = tuple[int, int]  # (block, event number)
+_RUNS_MODEL = frozenset(
+    {
+        "fit",
+        "evaluate",
+        "predict",
+        "train_on_batch",
+        "test_on_batch",
+        "predict_on_batch",
+        "__call__",
+    }
+)
+_KERAS_GRAPH = ("call", "train_step", "test_step", "predict_step", "compute_loss")
+
+
+def _started(model: ModuleModel, block: int, index: int) -> tuple[str, ...]:
+    """Local functions a module-level call starts directly."""
+    call = model.blocks[block].calls[index]
+    out = set(callees(model, block, call))
+    func = call.func
+    if func.tag == "attr" and func.args[1] in _RUNS_MODEL:
+        for value in model.value(func.args[0], block):
+            if value.kind == v.INSTANCE and value.is_local:
+                for name in _KERAS_GRAPH:
+                    method = model.method(value.local_id, name)
+                    if method is not None:
+                        out.add(method)
+    return tuple(sorted(out))
+
+
+def stale_globals(model: ModuleModel, graph: GraphMap) -> frozenset[tuple[str, str]]:
+    evaluator = model.evaluator
+    reach_memo: dict[str, frozenset[str]] = {}
+
+    def reached(gid: str) -> frozenset[str]:
+        found = reach_memo.get(gid)
+        if found is None:
+            seen = {gid}
+            queue = [gid]
+            while queue:
+                for target in graph.edges.get(queue.pop(), ()):
+                    if target not in seen:
+                        seen.add(target)
+                        queue.append(target)
+            found = reach_memo[gid] = frozenset(seen)
+        return found
+
+    traces: dict[str, list[tuple[Position, int]]] = {}  # top-level id -> (position, loop)
+    runs: dict[str, list[Position]] = {}  # function id -> where module code runs it
+    bindings: dict[str, list[tuple[Position, int]]] = {}
+    loops_of_block: dict[tuple[int, int], int] = {}
+    functions = model.functions
+    for block, facts in enumerate(model.blocks):
+        for number, (kind, item, loop) in enumerate(facts.timeline):
+            where = (block, number)
+            loop_key = (
+                -1 if loop < 0 else loops_of_block.setdefault((block, loop), len(loops_of_block))
+            )
+            if kind == "bind":
+                bindings.setdefault(str(item), []).append((where, loop_key))
+                continue
+            started = evaluator._memoized(
+                ("started", block, item), partial(_started, model, block, int(item)), ()
+            )
+            tops: set[str] = set()
+            for gid in started:
+                for target in reached(gid):
+                    # A function defined after this call cannot run in it.
+                    if functions[target].block > block:
+                        continue
+                    runs.setdefault(target, []).append(where)
+                    if target in graph.graph:
+                        tops.add(target.split(".", 1)[0])
+            for top in tops:
+                traces.setdefault(top, []).append((where, loop_key))
+    out: set[tuple[str, str]] = set()
+    for top in {gid.split(".", 1)[0] for gid in graph.graph}:
+        calls = traces.get(top, [])
+        first = min((p for p, _ in calls), default=None)
+        last = max((p for p, _ in calls), default=None)
+        # ``global g`` writes from other functions: stale when one of them runs between two
+        # calls of the graph code (or at any time, when nothing here traces it).  A function
+        # that sets up its own state (``if g is None: g = ...``) does not count.
+        for name, ids in model.global_writers.items():
+            others = [w for w in ids if w.split(".", 1)[0] != top]
+            if others and (
+                first is None or any(first < p < last for w in others for p in runs.get(w, ()))  # type: ignore[operator]
+            ):
+                out.add((top, name))
+    for top, calls in traces.items():
+        positions = sorted(p for p, _ in calls)
+        loops = {loop for _, loop in calls if loop >= 0}
+        first, last = positions[0], positions[-1]
+        for name, found in bindings.items():
+            if sum(2 if loop >= 0 else 1 for _, loop in found) < 2:
+                continue  # bound once: nothing changes
+            if any(first < where < last or (loop >= 0 and loop in loops) for where, loop in found):
+                out.add((top, name))
+    return frozenset(out)
