@@ -65,12 +65,12 @@ _TENSOR_FUNCTIONS = frozenset(
         "boolean_mask broadcast_to einsum tensordot sequence_mask shape size rank argmax argmin "
         "norm equal not_equal greater greater_equal less less_equal logical_and logical_or "
         "logical_not round sign cumsum tensor_scatter_nd_update scatter_nd slice strided_slice "
-        "py_function numpy_function split meshgrid repeat roll searchsorted math.reduce_sum "
+        "py_function numpy_function repeat roll searchsorted math.reduce_sum "
         "random.uniform random.normal random.truncated_normal random.shuffle random.categorical "
         "random.poisson random.gamma random.stateless_uniform random.stateless_normal "
         "random.stateless_truncated_normal random.stateless_categorical random.stateless_binomial "
-        "io.read_file io.decode_image io.decode_jpeg io.decode_png io.parse_single_example "
-        "io.parse_example io.decode_raw io.serialize_tensor io.parse_tensor"
+        "io.read_file io.decode_image io.decode_jpeg io.decode_png io.decode_raw "
+        "io.serialize_tensor io.parse_tensor"
     )
 )
 _TENSOR_NAMESPACES = (
@@ -165,6 +165,23 @@ _RETURNS: dict[str, str] = {
     "tensorflow.random.get_global_generator": "instance:tensorflow.random.Generator",
     "tensorflow.TensorArray": "instance:tensorflow.TensorArray",
     "tensorflow.function": "function",
+    # Several tensors at once: a list, a tuple, a dict (not one tensor).
+    **{
+        f"tensorflow.{name}": "foreign:builtins.list"
+        for name in _words("split unstack meshgrid dynamic_partition")
+    },
+    **{
+        f"tensorflow.{name}": "foreign:builtins.tuple"
+        for name in _words(
+            "unique unique_with_counts math.top_k nn.top_k nn.moments nn.weighted_moments "
+            "linalg.eigh linalg.qr linalg.svd linalg.eig nn.ctc_beam_search_decoder "
+            "nn.ctc_greedy_decoder image.combined_non_max_suppression"
+        )
+    },
+    **{
+        f"tensorflow.io.{name}": "foreign:builtins.dict"
+        for name in _words("parse_single_example parse_example parse_sequence_example")
+    },
     "tensorflow.keras.backend.function": "function",
     "os.path.join": "str",
     "os.path.abspath": "str",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tflsp.analysis.names import canonical
 from tflsp.analysis.semantic import values as v
-from tflsp.analysis.semantic.terms import Term
+from tflsp.analysis.semantic.terms import CYCLE, Term
 from tflsp.analysis.semantic.values import UNKNOWN, UNKNOWN_SET, Value, Values
 
 if TYPE_CHECKING:
@@ -227,7 +227,9 @@ class Evaluator:
             self.touch(block)
             return self._eval(term, block)
 
-        result: Values = self._memoized(key, compute, UNKNOWN_SET)
+        # A term that needs itself (through module bindings) starts from nothing: the least
+        # fixed point; constants on such cycles are dropped where the cycle is closed.
+        result: Values = self._memoized(key, compute, v.NOTHING)
         return result
 
     def returns(self, gid: str) -> Values:
@@ -334,7 +336,12 @@ class Evaluator:
         if tag == "call":
             return self._call(args[0], args[1], args[2], k)
         if tag == "union":
-            return v.join(self.value(t, k) for t in args)
+            if CYCLE not in args:
+                return v.join(self.value(t, k) for t in args)
+            # A loop-carried value: the other bindings give its kinds (the least fixed point
+            # starts from nothing), but not its constants, which change every iteration.
+            found = v.join(self.value(t, k) for t in args if t is not CYCLE)
+            return frozenset(v.without_constant(x) for x in found)
         if tag == "binop":
             return self._binop(args[0], self.value(args[1], k), self.value(args[2], k))
         if tag == "unary":

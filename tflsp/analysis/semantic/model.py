@@ -196,8 +196,9 @@ class ModuleModel:
         # it share the memo entry.
         j = _last_before(self._export_blocks.get(name, ()), block)
         key = ("entry", name, j) if j is not None else ("entry", name, -1, block)
+        # A cycle (a function's ``global`` write reading the name itself) starts from nothing.
         result: Values = self.evaluator._memoized(
-            key, lambda: self._compute_entry(block, name), v.UNKNOWN_SET
+            key, lambda: self._compute_entry(block, name), v.NOTHING
         )
         return result
 
@@ -222,7 +223,9 @@ class ModuleModel:
         writes = self._global_writes.get(name)
         if not writes:
             return found
-        return v.join((found, *(self.value(t, k) for k, t in writes)))
+        joined = v.join((found, *(self.value(t, k) for k, t in writes)))
+        # The writes may run any number of times: kinds hold, constants do not.
+        return frozenset(v.without_constant(x) for x in joined)
 
     def _unbound(self, name: str, block: int) -> Values:
         if self.star_import_at is not None and self.star_import_at < block:
@@ -240,7 +243,7 @@ class ModuleModel:
         j = _last_before(self._export_blocks.get(name, ()), block + 1)
         key = ("global", name, after, j if j is not None else -1 - block)
         result: Values = self.evaluator._memoized(
-            key, lambda: self._compute_global(block, name), v.UNKNOWN_SET
+            key, lambda: self._compute_global(block, name), v.NOTHING
         )
         return result
 

@@ -160,6 +160,12 @@ def with_contents(values: Values, extra: frozenset[str]) -> Values:
     )
 
 
+def without_constant(value: Value) -> Value:
+    if value.const is None or value.kind not in (STR, PATH, INT, FLOAT, BOOL):
+        return value
+    return Value(value.kind, value.ref, "", None, value.contents)
+
+
 def describe(values: Values) -> str:
     """Short text for messages and debugging: ``instance keras.Sequential | unknown``."""
     if not values:
