@@ -1152,3 +1152,27 @@ def test_a_container_rebuilt_in_the_same_call_is_not_leaked_state() -> None:
     # Without the fresh dict, filling ``self.endpoints`` leaks from the trace.
     leaked = source.replace("self.endpoints = {}", "pass")
     assert [line for line, _ in lint(leaked, "TFL103")] == [8]
+
+
+def test_tfl106_made_per_call_when_options_come_from_the_call_or_reused_inside() -> None:
+    # real-code-findings M9: the signature comes from the outer call, or the new tf.function
+    # serves many calls inside it: making it per call is how such code has to be written.
+    source = """
+        import tensorflow as tf
+
+        def benchmark(model, images, spec, runs):
+            @tf.function(input_signature=[spec])
+            def run(x):
+                return model(x)
+
+            for _ in range(runs):
+                run(images)
+
+        def export(params, boxes):
+            @tf.function(experimental_implements=params["signature"])
+            def post(b):
+                return b
+
+            return post(boxes)
+    """
+    assert found(source, "TFL106") == []

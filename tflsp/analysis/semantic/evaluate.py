@@ -278,25 +278,32 @@ class Evaluator:
     def function_flavor(self, gid: str) -> str:
         """``tf.function`` when the decorators make a graph function of it, ``py_function``
         when they make it run eagerly inside graphs, else ``plain``."""
+        return self._decorated(gid)[0]
 
-        def compute() -> str:
+    def fixed_signature(self, gid: str) -> bool:
+        """Decorated with ``tf.function(input_signature=...)``: Python numbers do not retrace."""
+        return self._decorated(gid)[1]
+
+    def _decorated(self, gid: str) -> tuple[str, bool]:
+        def compute() -> tuple[str, bool]:
             entry = self.model.functions.get(gid)
             if entry is None:
-                return v.PLAIN
+                return v.PLAIN, False
             self.touch(entry.block)
-            flavor = v.PLAIN
+            flavor, fixed = v.PLAIN, False
             current: Values = v.one(v.FUNCTION, v.local_ref(gid), "", v.PLAIN)
             for deco in reversed(entry.facts.decorators):
                 applied = self._call_values(self.value(deco, entry.block), (current,), ())
                 if any(x.kind == v.FUNCTION and x.const == v.TF_FUNCTION for x in applied):
                     flavor = v.TF_FUNCTION
+                    fixed = fixed or _has_signature(deco) or any(x.base == FIXED for x in applied)
                 elif any(x.kind == v.FUNCTION and x.const == v.PY_FUNCTION for x in applied):
                     flavor = v.PY_FUNCTION
                 if applied and not v.is_unknown(applied):
                     current = applied
-            return flavor
+            return flavor, fixed
 
-        result: str = self._memoized(("flavor", gid), compute, v.PLAIN)
+        result: tuple[str, bool] = self._memoized(("flavor", gid), compute, (v.PLAIN, False))
         return result
 
     def methods(self, class_gid: str) -> dict[str, str]:
@@ -306,7 +313,8 @@ class Evaluator:
         return self.model._methods.get(class_gid, {})
 
     def local_function(self, gid: str) -> Values:
-        return v.one(v.FUNCTION, v.local_ref(gid), "", self.function_flavor(gid))
+        flavor, fixed = self._decorated(gid)
+        return v.one(v.FUNCTION, v.local_ref(gid), FIXED if fixed else "", flavor)
 
     def local_class(self, gid: str) -> Values:
         return v.one(v.CLASS, v.local_ref(gid), self.class_base(gid))
@@ -967,17 +975,25 @@ def _binop_one(op: str, a: Value, b: Value) -> set[Value]:
 
 
 # -- library calls the generic table cannot describe -----------------------------------------------
+FIXED = "input_signature"  # ``base`` of a tf.function value whose signature is fixed
+
+
+def _has_signature(term: Term) -> bool:
+    return term.tag == "call" and any(name == "input_signature" for name, _ in term.args[2])
+
+
 def _tf_function(ev: Evaluator, args: Args, kwargs: Kwargs) -> Values:
     target = args[0] if args else next((val for name, val in kwargs if name == "func"), None)
+    fixed = FIXED if any(name == "input_signature" for name, _ in kwargs) else ""
     if target is None:
         # ``tf.function(jit_compile=True)``: a decorator that makes tf.functions.
         return v.one(v.NAME, "tensorflow.function")
     out: set[Value] = set()
     for x in target:
         if x.kind == v.FUNCTION:
-            out.add(Value(v.FUNCTION, x.ref, "", v.TF_FUNCTION))
+            out.add(Value(v.FUNCTION, x.ref, fixed or x.base, v.TF_FUNCTION))
         else:
-            out.add(Value(v.FUNCTION, "", "", v.TF_FUNCTION))
+            out.add(Value(v.FUNCTION, "", fixed, v.TF_FUNCTION))
     return frozenset(out)
 
 
