@@ -519,3 +519,18 @@ ODD_CODE = [
 @pytest.mark.parametrize("body", ODD_CODE)
 def test_odd_code_does_not_crash_the_detectors(body: str) -> None:
     lint("import tensorflow as tf\n" + body, DATA)  # strict mode re-raises detector crashes
+
+
+def test_tfl202_batching_a_stream_into_sequences_before_the_real_batch() -> None:
+    # real-code-findings M8: a character stream is cut into sequences with batch(), the
+    # sequences are shuffled and batched for training.
+    source = """
+        import tensorflow as tf
+        chars = tf.data.Dataset.from_tensor_slices(tf.range(1000))
+        sequences = chars.batch(101, drop_remainder=True)
+        dataset = sequences.shuffle(100).batch(8, drop_remainder=True)
+    """
+    assert lint(source, "TFL202") == []
+    assert [
+        line for line, _ in lint(source.replace(".batch(8, drop_remainder=True)", ""), "TFL202")
+    ] == [5]

@@ -1176,3 +1176,43 @@ def test_tfl106_made_per_call_when_options_come_from_the_call_or_reused_inside()
             return post(boxes)
     """
     assert found(source, "TFL106") == []
+
+
+def test_tfl115_layer_loops_in_traced_code_and_consumed_tensors() -> None:
+    # real-code-findings M6: a dense block joins features once per layer (a Python loop
+    # unrolled while tracing), a decoder replaces the joined tensor every step.
+    source = """
+        import keras
+        import tensorflow as tf
+
+        class DenseBlock(keras.layers.Layer):
+            def call(self, x):
+                for block in self.blocks:
+                    x = tf.concat([x, block(x)], axis=-1)
+                return x
+
+        def decode(x, skips, convs):
+            for conv, skip in zip(convs, skips):
+                x = conv(x)
+                x = tf.concat([x, skip], axis=-1)
+            return x
+
+        def collect(ds):
+            acc = tf.zeros([0])
+            for batch in ds:
+                acc = tf.concat([acc, batch], 0)
+            return acc
+    """
+    assert [line for line, _ in lint(source, "TFL115")] == [20]
+
+
+def test_tfl108_eager_functions_switched_back_off() -> None:
+    # real-code-findings M7: a guide turns eager execution on to show something, then off.
+    source = """
+        import tensorflow as tf
+        tf.config.run_functions_eagerly(True)
+        print("debugging")
+        tf.config.run_functions_eagerly(False)
+        tf.config.run_functions_eagerly(True)
+    """
+    assert [line for line, _ in lint(source, "TFL108")] == [6]

@@ -210,6 +210,12 @@ class BlockContext:
         """Ids of this module's functions ``expr`` may hold."""
         return [x.local_id for x in self.value(expr) if x.kind == v.FUNCTION and x.is_local]
 
+    @property
+    def block_key(self) -> object:
+        """This block's identity in the module (stable while other blocks change)."""
+        keys = self.model.keys
+        return keys[self.ordinal] if self.ordinal < len(keys) else None
+
     def function_id(self, fn: ast.AST) -> str:
         return self.model.gid(self.ordinal, self.semantics.local_id(fn))
 

@@ -162,6 +162,19 @@ class Flow:
                 and base.size < number
             ):
                 self.notes.append(Note("empty-batch", here, None, (number, base.size)))
+            if base.batched is not None:
+                # ``chars.batch(seq_len).shuffle(n).batch(b)``: the first batch made sequences
+                # out of a stream, the shuffle reorders sequences (real-code-findings M8).
+                lineage = set(base.lineage)
+                self.notes = [
+                    n
+                    for n in self.notes
+                    if not (
+                        n.tag == "batch-before-shuffle"
+                        and n.other == base.batched
+                        and n.site in lineage
+                    )
+                ]
             batched = here
         elif name == "unbatch":
             batched = None

@@ -20,7 +20,7 @@ from tflsp.analysis.facts import (
 from tflsp.analysis.names import canonical, keras_flavor, resolve_dotted
 from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedSet, TrackedTables
 from tflsp.analysis.registry import module_facts
-from tflsp.analysis.semantic.captures import stale_globals
+from tflsp.analysis.semantic.captures import eager_switches, stale_globals
 from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.saving import SavingFlow, build_saving
@@ -61,6 +61,8 @@ class ModuleSummary:
     # Top-level definition id -> module names its graph code reads that go stale
     # (:mod:`tflsp.analysis.semantic.captures`).
     stale_globals: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    # Block identity -> is eager execution switched back off later in the module?
+    eager_switches: dict[object, bool] = field(default_factory=dict, repr=False)
 
     def resolve(self, name: str) -> str | None:
         """Canonical name of a dotted text read by module code at the end of the module
@@ -199,6 +201,7 @@ def build_summary(
     tracked_assigned = TrackedDict("assigned", log, assigned_from)
     tracked_datasets = TrackedSet("dataset_names", log, dataset_names)
     tracked_saving = TrackedDict("saving", log, saving_flow.classes)
+    tracked_switches = TrackedDict("eager_switches", log, eager_switches(model))
     tracked_stale = TrackedDict(
         "stale_globals", log, {top: frozenset(names) for top, names in stale.items()}
     )
@@ -221,6 +224,7 @@ def build_summary(
         saving_flow=saving_flow,
         local_bases=frozenset(local_bases),
         stale_globals=tracked_stale,
+        eager_switches=tracked_switches,
     )
     per_block = [dict(block.extra) for block in facts]
     for fact in module_facts():
@@ -233,6 +237,7 @@ def build_summary(
             "dataset_names": tracked_datasets,
             "saving": tracked_saving,
             "stale_globals": tracked_stale,
+            "eager_switches": tracked_switches,
         },
         model,
     )
@@ -261,6 +266,7 @@ def build_summary(
             tables.digest("dataset_names"),
             tables.digest("saving"),
             tables.digest("stale_globals"),
+            tables.digest("eager_switches"),
         )
     )
     return summary

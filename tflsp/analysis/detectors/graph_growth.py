@@ -73,18 +73,35 @@ def _graph_loop(ctx: BlockContext, loop: ast.AST) -> bool:
     return False
 
 
-def _reset_in_loop(loop: ast.AST, stmt: ast.stmt, name: str) -> bool:
-    """``acc = tf.zeros(...)`` earlier in the same loop body: nothing grows across iterations."""
+def _reset_in_loop(ctx: BlockContext, loop: ast.AST, stmt: ast.stmt, name: str) -> bool:
+    """Nothing grows across iterations: ``acc = tf.zeros(...)`` earlier in the loop body, or the
+    joined tensor handed to a layer or function that replaces it (a decoder's
+    ``x = conv(x)``, real-code-findings M6)."""
     for sibling in getattr(loop, "body", ()):
-        if sibling is stmt or sibling.lineno >= stmt.lineno:
-            return False
-        if isinstance(sibling, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in sibling.targets
+        if sibling is stmt:
+            continue
+        if not (
+            isinstance(sibling, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in sibling.targets)
         ):
-            uses = any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(sibling.value))
-            if not uses:
-                return True
+            continue
+        value = sibling.value
+        uses = any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
+        if not uses and sibling.lineno < stmt.lineno:
+            return True
+        if uses and isinstance(value, ast.Call) and _consumes(ctx, value):
+            return True
     return False
+
+
+def _consumes(ctx: BlockContext, call: ast.Call) -> bool:
+    """A call that makes a new tensor of its own size from its input: a layer, a model, a
+    function of this module (TensorFlow and NumPy ops keep or grow the size)."""
+    name = ctx.qualname(call.func)
+    if name is not None:
+        return False
+    func = call.func
+    return not (isinstance(func, ast.Attribute) and ctx.qualname(func.value) is not None)
 
 
 @detector("TFL115")
@@ -101,12 +118,17 @@ def tensor_grown_in_loop(ctx: BlockContext) -> None:
         if not any(isinstance(p, ast.Name) and p.id == target.id for p in _pieces(value, last)):
             continue
         loops = _loops_in_function(ctx, stmt)
-        if not loops or _reset_in_loop(loops[0], stmt, target.id):
+        if not loops or _reset_in_loop(ctx, loops[0], stmt, target.id):
             continue
         name = ctx.resolve(func)
         if name not in _GROWERS:
             continue
-        graph_loop = ctx.in_graph(stmt) and any(_graph_loop(ctx, loop) for loop in loops)
+        in_graph = ctx.in_graph(stmt)
+        graph_loop = in_graph and any(_graph_loop(ctx, loop) for loop in loops)
+        if in_graph and not graph_loop:
+            # A Python loop in traced code is unrolled once, at trace time: it runs over
+            # layers (DenseNet's growing features), not over data (real-code-findings M6).
+            continue
         ctx.report(
             "TFL115",
             value,

@@ -342,6 +342,13 @@ def _debug_guarded(ctx: BlockContext, node: ast.AST) -> bool:
     return False
 
 
+def _switched_off_later(ctx: BlockContext, call: ast.Call) -> bool:
+    """Module code turns graphs back on after this switch (real-code-findings M7)."""
+    if ctx.index.enclosing_function(call) is not None:
+        return False
+    return bool(ctx.summary.eager_switches.get(ctx.block_key))
+
+
 def _drop_keyword(ctx: BlockContext, call: ast.Call, kw: ast.keyword) -> Edit:
     """Delete ``kw`` together with the comma that separates it from its neighbour."""
     items: list[ast.AST] = sorted(
@@ -375,7 +382,11 @@ def eager_debug_left_on(ctx: BlockContext) -> None:
             if flag is None:
                 kw = ctx.keyword(call, "run_eagerly")
                 flag = kw.value if kw is not None else None
-            if _is_true(flag) and not _debug_guarded(ctx, call):
+            if (
+                _is_true(flag)
+                and not _debug_guarded(ctx, call)
+                and not _switched_off_later(ctx, call)
+            ):
                 ctx.report("TFL108", call, args={"call": ctx.source(func)})
         elif name == "tensorflow.data.experimental.enable_debug_mode" and not _debug_guarded(
             ctx, call

@@ -16,7 +16,7 @@ from functools import partial
 
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.graph import GraphMap, callees
-from tflsp.analysis.semantic.model import ModuleModel
+from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 
 Position = tuple[int, int]  # (block, event number)
 _RUNS_MODEL = frozenset(
@@ -46,6 +46,42 @@ def _started(model: ModuleModel, block: int, index: int) -> tuple[str, ...]:
                     if method is not None:
                         out.add(method)
     return tuple(sorted(out))
+
+
+_EAGER_SWITCHES = frozenset(
+    {
+        "tensorflow.config.run_functions_eagerly",
+        "tensorflow.config.experimental_run_functions_eagerly",
+    }
+)
+
+
+def eager_switches(model: ModuleModel) -> dict[object, bool]:
+    """Block identity -> does module code switch functions back to graphs after this block?
+
+    Only for blocks whose module code turns eager execution of tf.functions on."""
+    switches: list[tuple[int, bool]] = []  # (block, on) in module order
+    for block, facts in enumerate(model.blocks):
+        for kind, item, _ in facts.timeline:
+            if kind != "call":
+                continue
+            call = facts.calls[int(item)]
+            func = call.func
+            if func.tag != "attr" or func.args[1] not in (
+                "run_functions_eagerly",
+                "experimental_run_functions_eagerly",
+            ):
+                continue
+            if qualname_of(model.value(func, block)) not in _EAGER_SWITCHES or not call.args:
+                continue
+            flag = model.value(call.args[0], block)
+            if v.all_of(flag, lambda x: x.kind == v.BOOL and x.const is not None):
+                switches.append((block, next(iter(flag)).const is True))
+    out: dict[object, bool] = {}
+    for i, (block, on) in enumerate(switches):
+        if on:
+            out[model.keys[block]] = any(not later for _, later in switches[i + 1 :])
+    return out
 
 
 def stale_globals(model: ModuleModel, graph: GraphMap) -> frozenset[tuple[str, str]]:
