@@ -56,7 +56,10 @@ def canonical(qualname: str) -> str:
             break
     else:
         if qualname.startswith("tensorflow.compat.v"):
-            if qualname == "tensorflow.compat.v2" or qualname.startswith("tensorflow.compat.v2."):
+            if qualname == "tensorflow.compat.v2" or (
+                qualname.startswith("tensorflow.compat.v2.")
+                and qualname != "tensorflow.compat.v2.enable_v2_behavior"  # only there
+            ):
                 qualname = "tensorflow" + qualname[len("tensorflow.compat.v2") :]
             else:
                 qualname = _TF_ALIASES.get(qualname, qualname)

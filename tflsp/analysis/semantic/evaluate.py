@@ -272,7 +272,8 @@ class Evaluator:
         if value.kind == v.CLASS:
             return value.base
         if value.kind == v.NAME:
-            return self.api.base_kind(value.ref, self.model.flavor_of(value.ref)) or ""
+            name = canonical(value.ref)
+            return self.api.base_kind(name, self.model.flavor_of(name)) or ""
         return ""
 
     def function_flavor(self, gid: str) -> str:
@@ -329,7 +330,7 @@ class Evaluator:
         if tag == "global":
             return self.model.global_value(k, args[0])
         if tag == "import":
-            return v.one(v.NAME, canonical(args[0]))
+            return v.one(v.NAME, args[0])  # spelled as imported; canonical when asked
         if tag == "def":
             return self.local_function(self.model.gid(k, args[0]))
         if tag == "class":
@@ -392,7 +393,7 @@ class Evaluator:
     def _attribute_of(self, value: Value, name: str) -> Values:
         kind = value.kind
         if kind in (v.NAME, v.MODULE):
-            return v.one(v.NAME, canonical(f"{value.ref}.{name}")) if value.ref else UNKNOWN_SET
+            return v.one(v.NAME, f"{value.ref}.{name}") if value.ref else UNKNOWN_SET
         if kind == v.CLASS and value.is_local:
             return self._class_attribute(value.local_id, name, instance=False)
         if kind == v.CLASS:
@@ -506,6 +507,7 @@ class Evaluator:
         return UNKNOWN_SET
 
     def _call_library(self, name: str, args: Args, kwargs: Kwargs) -> Values:
+        name = canonical(name)
         special = _SPECIAL.get(name)
         if special is not None:
             return special(self, args, kwargs)

@@ -288,7 +288,7 @@ def qualname_of(values: Values) -> str | None:
     for value in values:
         if value.kind not in (v.NAME, v.MODULE, v.CLASS, v.FUNCTION) or value.is_local:
             return None
-        ref = value.ref
+        ref = canonical(value.ref) if value.kind == v.NAME else value.ref
         if not ref or (name is not None and ref != name):
             return None
         name = ref
