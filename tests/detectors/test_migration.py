@@ -620,3 +620,17 @@ def test_keras_alias_from_tf_keras_reaches_optimizer_arguments() -> None:
     optimizer = keras.optimizers.Adam(lr=1e-3)
     """
     assert hits(src, "TFL602") == [4]
+
+
+def test_device_methods_on_values_that_are_not_known_tensorflow_tensors() -> None:
+    # keras-hub calls .cpu() on what a torch-backend converter returns.
+    src = """
+    import keras
+    import tensorflow as tf
+    def preprocess(converter, images):
+        images = converter(images)
+        if keras.config.backend() == "torch":
+            images = images.cpu()
+        return tf.reshape(images, [-1])
+    """
+    assert hits(src, "TFL602") == []

@@ -178,7 +178,14 @@ def build_summary(
         stale.setdefault(top, set()).add(name)
 
     # ".fit" watches a method name on any receiver; anything else is a resolved callee.
-    resolved_called = {resolve_dotted(c, imports) for c in called if not c.startswith(".")}
+    resolved_called: set[str] = set()
+    for text in called:
+        if not text.startswith("."):
+            callee = resolve_dotted(text, imports)
+            if callee is not None and callee.startswith("tensorflow.compat.v1."):
+                callee = "tensorflow." + callee[len("tensorflow.compat.v1.") :]  # TF1 mode
+            if callee is not None:
+                resolved_called.add(callee)
     features = frozenset(w for w in watched if w in called or w in resolved_called)
 
     held: dict[str, set[str]] = {}

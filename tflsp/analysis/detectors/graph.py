@@ -30,7 +30,7 @@ from tflsp.analysis.detectors.graph_support import (
     scope_of,
 )
 from tflsp.analysis.diagnostics import Fix
-from tflsp.analysis.registry import detector
+from tflsp.analysis.registry import detector, watch
 
 
 @detector("TFL101")
@@ -447,6 +447,10 @@ def _keras_without_autograph(
     return None
 
 
+# A module that converts functions with AutoGraph by hand (``X.call = to_graph(X.call)``).
+TO_GRAPH = "tensorflow.autograph.to_graph"
+watch(TO_GRAPH)
+
 _STATEMENT_WORDS: dict[type[ast.If | ast.While | ast.IfExp | ast.Assert], str] = {
     ast.If: "if",
     ast.While: "while",
@@ -472,6 +476,8 @@ def python_bool_of_tensor_outside_autograph(ctx: BlockContext) -> None:
             found = _autograph_off(ctx, node)
             if found is None or not _tensor_test(ctx, test, found[1]):
                 continue
+            if found[0] != "default" and ctx.summary.has(TO_GRAPH):
+                continue  # Keras' own AutoGraph gap, filled by hand in this module
             reason = found[0]
             ctx.report(
                 "TFL112",

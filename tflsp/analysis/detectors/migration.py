@@ -234,6 +234,8 @@ def deprecated_api(ctx: BlockContext) -> None:
 
 
 def _device_methods(ctx: BlockContext) -> None:
+    """``x.cpu()``/``x.gpu()`` on a TensorFlow tensor (a torch tensor has them too: the value
+    decides, not the method name)."""
     for call in ctx.index.nodes(ast.Call):
         func = call.func
         if (
@@ -241,6 +243,7 @@ def _device_methods(ctx: BlockContext) -> None:
             and func.attr in ("gpu", "cpu")
             and not call.args
             and not call.keywords
+            and ctx.is_instance_of(func.value, "tensor")
         ):
             ctx.report(
                 "TFL602",

@@ -282,6 +282,12 @@ _BASES: dict[str, str] = {
     "tensorflow.Module": TF_MODULE,
     "tensorflow.experimental.ExtensionType": "",
 }
+_TF1_TENSOR_OPS = frozenset(
+    _words(
+        "random_normal random_uniform truncated_normal random_shuffle placeholder "
+        "placeholder_with_default to_float to_int32 to_int64 log div"
+    )
+)
 # keras.applications.ResNet50 and friends are functions that build models.
 _MODEL_FACTORY_NAMESPACES = ("keras.applications.",)
 
@@ -326,6 +332,14 @@ class BuiltinApi:
         found = _RETURNS.get(name)
         if found is not None:
             return found
+        if name.startswith("tensorflow.compat.v1."):
+            # TF1 ops return tensors like their TF2 namesakes (or their TF1-only spellings).
+            rest = name[len("tensorflow.compat.v1.") :]
+            if rest in _TF1_TENSOR_OPS:
+                return "tensor"
+            name = "tensorflow." + rest
+            if name in _RETURNS:
+                return None  # a TF2 class or function of the same name may differ in TF1
         if name in _DATASET_SOURCES:
             return "dataset"
         if name in _NOT_TENSORS:

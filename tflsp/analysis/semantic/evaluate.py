@@ -578,6 +578,8 @@ class Evaluator:
         if kind in (v.TENSOR, v.KERAS_TENSOR):
             if name == "numpy":
                 return v.one(v.NDARRAY)
+            if name in ("cpu", "gpu") and kind == v.TENSOR:
+                return v.one(v.TENSOR)
             return UNKNOWN_SET
         if kind in (v.VARIABLE, v.KERAS_VARIABLE):
             if name in ("assign", "assign_add", "assign_sub"):
