@@ -1,32 +1,32 @@
 """The module summary: every block's facts combined and resolved.
 
-It answers the questions a single block cannot: what ``tf`` is, which classes are Keras layers
-(also through local base classes), and which functions run as a graph (decorated, Keras
-methods, Dataset.map/compile arguments, and everything they call in this module).
+It answers the questions a single block cannot, from the semantic model
+(:mod:`tflsp.analysis.semantic`): what ``tf`` is, which classes are Keras layers (through
+aliases and local bases), which function definitions run as a graph, which objects reach which
+save and load, which module names go stale for graph code.
+
+Tables whose entries change while typing inside functions are :class:`TrackedDict` s: a block's
+cached findings are reused while the entries it read keep their values
+(:mod:`tflsp.analysis.reads`).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tflsp.analysis.facts import (
-    RESOLVED_PREFIX,
-    BlockFacts,
-    ClassFacts,
-    FunctionFacts,
-)
+from tflsp.analysis.facts import BlockFacts, ClassFacts, FunctionFacts
 from tflsp.analysis.names import canonical, keras_flavor, resolve_dotted
-from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedSet, TrackedTables
+from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedTables
 from tflsp.analysis.registry import module_facts
 from tflsp.analysis.semantic.captures import eager_switches, stale_globals
-from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph
+from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph, recursion
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.saving import SavingFlow, build_saving
 
-TF_FUNCTION = "tensorflow.function"
 BlockKey = tuple[str, int]  # a block's head (see the engine) and its occurrence number
+
+__all__ = ["BlockKey", "GraphInfo", "ModuleSummary", "build_summary", "decide_keras_version"]
 
 
 @dataclass
@@ -35,21 +35,15 @@ class ModuleSummary:
     functions: dict[str, FunctionFacts]
     classes: dict[str, ClassFacts]
     keras_classes: dict[str, str]  # class id -> "layer" | "model" | "module" (tf.Module)
-    graph: dict[str, GraphInfo]
-    wrapper_decorators: frozenset[str]
-    dataset_names: frozenset[str]
-    reassigned_globals: frozenset[str]  # module names bound more than once
+    graph: dict[str, GraphInfo]  # function id -> why it runs as a graph
     features: frozenset[str]  # watched callees present in the module
-    # name -> what it was assigned from: canonical callees ("tensorflow.function") or
-    # "local:<id>" for classes/functions of this module.  Only resolvable callees are kept.
-    assigned: dict[str, frozenset[str]]
     keras_version: int
     keras_flavors: frozenset[str]
     fingerprint: int = field(default=0)
     # Combined module facts registered by detector families (``registry.module_fact``).
     extra: dict[str, object] = field(default_factory=dict)
-    # Everything but the tables in ``tracked`` (assignments, dataset names, the graph map),
-    # whose reads are recorded per block instead (see :mod:`tflsp.analysis.reads`).
+    # Everything but the tables in ``tracked`` and the semantic facts of the blocks, whose
+    # reads are recorded per block instead (see :mod:`tflsp.analysis.reads`).
     core_fingerprint: int = field(default=0)
     tracked: TrackedTables | None = field(default=None, repr=False, compare=False)
     model: ModuleModel | None = field(default=None, repr=False, compare=False)
@@ -63,6 +57,8 @@ class ModuleSummary:
     stale_globals: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     # Block identity -> is eager execution switched back off later in the module?
     eager_switches: dict[object, bool] = field(default_factory=dict, repr=False)
+    # Function id -> tf.functions it re-enters while being traced with them (TFL114).
+    recursion: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     def resolve(self, name: str) -> str | None:
         """Canonical name of a dotted text read by module code at the end of the module
@@ -79,24 +75,39 @@ class ModuleSummary:
     def class_kind(self, class_id: str) -> str | None:
         return self.keras_classes.get(class_id)
 
+    @property
+    def assigned(self) -> Mapping[str, frozenset[str]]:
+        """Module name -> what it holds once the module ran, as qualified names of classes
+        and functions (``keras.Sequential``, ``local:<class id>``).  Kept for the language
+        server's hover; detectors ask :meth:`BlockContext.value`."""
+        return _Holds(self.model)
+
     def has(self, feature: str) -> bool:
         return feature in self.features
 
-    def holds(self, name: str, *callees: str) -> bool:
-        """Was ``name`` assigned from a call of one of ``callees`` somewhere in the module?"""
-        return not self.assigned.get(name, frozenset()).isdisjoint(callees)
 
+class _Holds(Mapping[str, frozenset[str]]):
+    def __init__(self, model: ModuleModel | None) -> None:
+        self.model = model
 
-def _kind_of_base(qualname: str | None) -> str | None:
-    if qualname is None:
-        return None
-    if qualname in ("keras.Model", "keras.Sequential") or qualname.startswith("keras.models."):
-        return "model"
-    if qualname == "keras.Layer" or qualname.startswith("keras.layers."):
-        return "layer"
-    if qualname == "tensorflow.Module":
-        return "module"
-    return None
+    def __getitem__(self, name: str) -> frozenset[str]:
+        if self.model is None:
+            raise KeyError(name)
+        out: set[str] = set()
+        for value in self.model.final(name):
+            if value.kind == "instance" and value.ref:
+                out.add(value.ref)
+            elif value.kind in ("name", "function", "class") and value.ref:
+                out.add(value.ref if value.is_local else canonical(value.ref))
+        if not out:
+            raise KeyError(name)
+        return frozenset(out)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
 
 
 def decide_keras_version(target: str, flavors: Iterable[str], legacy_env: bool) -> int:
@@ -119,20 +130,14 @@ def build_summary(
     raw_imports: dict[str, str] = {}
     functions: dict[str, FunctionFacts] = {}
     classes: dict[str, ClassFacts] = {}
-    dataset_names: set[str] = set()
-    assigned: Counter[str] = Counter()
     called: set[str] = set()
-    raw_assignments: list[tuple[str, str]] = []
     for block in facts:
         raw_imports.update(block.imports)
         for fn in block.functions:
             functions[fn.id] = fn
         for cls in block.classes:
             classes[cls.id] = cls
-        dataset_names |= block.dataset_names
-        assigned.update(block.assigned_globals)
         called |= block.called
-        raw_assignments.extend(block.assignments)
 
     flavors = frozenset(f for f in (keras_flavor(t) for t in raw_imports.values()) if f)
     imports = dict(raw_imports)
@@ -153,25 +158,7 @@ def build_summary(
             keras_classes[gid] = kind
         local_bases.update(model.local_bases(gid))
 
-    def resolves_to_tf_function(text: str) -> bool:
-        if text.startswith(RESOLVED_PREFIX):
-            return text[1:] == TF_FUNCTION
-        return resolve_dotted(text, imports) == TF_FUNCTION
-
-    # A local decorator that returns tf.function(...) or a nested tf.function makes a graph too.
-    wrappers: set[str] = set()
-    for fn in functions.values():
-        if fn.parent_id is not None or fn.class_id is not None:
-            continue
-        for ret in fn.returns:
-            nested = functions.get(f"{fn.id}.{ret}")
-            if resolves_to_tf_function(ret) or (
-                nested is not None and any(resolves_to_tf_function(d) for d in nested.decorators)
-            ):
-                wrappers.add(fn.id)
-
     graph_map = build_graph(model)
-    graph = dict(graph_map.graph)
     saving_flow = build_saving(model)
     stale: dict[str, set[str]] = {}
     for top, name in stale_globals(model, graph_map):
@@ -188,73 +175,43 @@ def build_summary(
                 resolved_called.add(callee)
     features = frozenset(w for w in watched if w in called or w in resolved_called)
 
-    held: dict[str, set[str]] = {}
-    class_names = {cls.name: cls.id for cls in classes.values()}
-    for name, callee in raw_assignments:
-        if callee in class_names:
-            value: str | None = f"local:{class_names[callee]}"
-        elif callee in functions:
-            value = f"local:{callee}"
-        else:
-            value = resolve_dotted(callee, imports)
-            if value is not None and value.startswith("builtins."):
-                value = None
-        if value is not None:
-            held.setdefault(name, set()).add(value)
-    assigned_from = {name: frozenset(values) for name, values in held.items()}
-
     log = ReadLog()
-    tracked_graph = TrackedDict("graph", log, graph)
-    tracked_assigned = TrackedDict("assigned", log, assigned_from)
-    tracked_datasets = TrackedSet("dataset_names", log, dataset_names)
-    tracked_saving = TrackedDict("saving", log, saving_flow.classes)
-    tracked_switches = TrackedDict("eager_switches", log, eager_switches(model))
-    tracked_stale = TrackedDict(
-        "stale_globals", log, {top: frozenset(names) for top, names in stale.items()}
-    )
+    tables = {
+        "graph": TrackedDict("graph", log, graph_map.graph),
+        "saving": TrackedDict("saving", log, saving_flow.classes),
+        "stale_globals": TrackedDict(
+            "stale_globals", log, {top: frozenset(names) for top, names in stale.items()}
+        ),
+        "eager_switches": TrackedDict("eager_switches", log, eager_switches(model)),
+        "recursion": TrackedDict("recursion", log, recursion(graph_map)),
+    }
     summary = ModuleSummary(
         imports=imports,
         functions=functions,
         classes=classes,
         keras_classes=keras_classes,
-        graph=tracked_graph,
-        wrapper_decorators=frozenset(wrappers),
-        dataset_names=tracked_datasets,
-        reassigned_globals=frozenset(n for n, count in assigned.items() if count > 1),
+        graph=tables["graph"],
         features=features,
-        assigned=tracked_assigned,
         keras_version=keras_version,
         keras_flavors=flavors,
         model=model,
         graph_map=graph_map,
-        saving=tracked_saving,
+        saving=tables["saving"],
         saving_flow=saving_flow,
         local_bases=frozenset(local_bases),
-        stale_globals=tracked_stale,
-        eager_switches=tracked_switches,
+        stale_globals=tables["stale_globals"],
+        eager_switches=tables["eager_switches"],
+        recursion=tables["recursion"],
     )
     per_block = [dict(block.extra) for block in facts]
     for fact in module_facts():
         summary.extra[fact.name] = fact.combine([b.get(fact.name) for b in per_block], summary)
-    tables = TrackedTables(
-        log,
-        {
-            "graph": tracked_graph,
-            "assigned": tracked_assigned,
-            "dataset_names": tracked_datasets,
-            "saving": tracked_saving,
-            "stale_globals": tracked_stale,
-            "eager_switches": tracked_switches,
-        },
-        model,
-    )
-    summary.tracked = tables
+    tracked = TrackedTables(log, dict(tables), model)
+    summary.tracked = tracked
     summary.core_fingerprint = hash(
         (
             frozenset(imports.items()),
             frozenset(keras_classes.items()),
-            summary.wrapper_decorators,
-            summary.reassigned_globals,
             features,
             summary.keras_version,
             flavors,
@@ -266,15 +223,7 @@ def build_summary(
         )
     )
     summary.fingerprint = hash(
-        (
-            summary.core_fingerprint,
-            tables.digest("graph"),
-            tables.digest("assigned"),
-            tables.digest("dataset_names"),
-            tables.digest("saving"),
-            tables.digest("stale_globals"),
-            tables.digest("eager_switches"),
-        )
+        (summary.core_fingerprint, *(tracked.digest(name) for name in sorted(tables)))
     )
     return summary
 

@@ -181,6 +181,26 @@ def _may_run_local_code(model: ModuleModel, block: int, func: Term) -> bool:
 _FUNCTION_TAGS = frozenset({"def", "entry", "global", "union", "call", "attr"})
 
 
+def recursion(graph: GraphMap) -> dict[str, frozenset[str]]:
+    """Function id -> the tf.functions it calls back into while being traced with them (the
+    tf.function itself, or a helper it reaches)."""
+    out: dict[str, set[str]] = {}
+    for root, info in graph.graph.items():
+        if info.kind != "tf.function" or info.origin != root:
+            continue
+        seen = {root}
+        queue = [root]
+        while queue:
+            current = queue.pop()
+            for target in graph.edges.get(current, ()):
+                if target == root:
+                    out.setdefault(current, set()).add(root)
+                elif target not in seen and target not in graph.eager:
+                    seen.add(target)
+                    queue.append(target)
+    return {caller: frozenset(roots) for caller, roots in out.items()}
+
+
 def _roots(
     model: ModuleModel,
     block: int,

@@ -22,6 +22,7 @@ from functools import partial
 
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.block import CallSem
+from tflsp.analysis.semantic.graph import _may_run_local_code, callees
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.terms import Term
 
@@ -120,8 +121,55 @@ def path_format(text: str | None) -> str | None:
     return "other"
 
 
+def _block_call_sites(model: ModuleModel, block: int) -> tuple[tuple[str, int], ...]:
+    """``(function id, call number)`` for the block's calls of this module's functions."""
+    out: list[tuple[str, int]] = []
+    for number, call in enumerate(model.blocks[block].calls):
+        if _may_run_local_code(model, block, call.func):
+            out.extend((gid, number) for gid in callees(model, block, call))
+    return tuple(out)
+
+
+class _Arguments:
+    """What this module passes to a function's parameters (for ``def export(model): model.save``
+    the saved object is what the callers pass)."""
+
+    def __init__(self, model: ModuleModel) -> None:
+        self.model = model
+        self.sites: dict[str, list[tuple[int, CallSem]]] = {}
+        evaluator = model.evaluator
+        for block in range(len(model.blocks)):
+            found = evaluator._memoized(
+                ("call-sites", block), partial(_block_call_sites, model, block), ()
+            )
+            for gid, number in found:
+                self.sites.setdefault(gid, []).append((block, model.blocks[block].calls[number]))
+
+    def values(self, term: Term, block: int) -> v.Values:
+        """The values of ``term``; a parameter also gets what the module's calls pass to it."""
+        found = self.model.value(term, block)
+        if term.tag != "param":
+            return found
+        gid = self.model.gid(block, term.args[0])
+        entry = self.model.functions.get(gid)
+        if entry is None or term.args[1] not in entry.facts.params:
+            return found
+        position = entry.facts.params.index(term.args[1])
+        if entry.facts.class_id is not None:
+            position -= 1  # ``self`` is not passed
+        passed: list[v.Values] = [found]
+        for site_block, call in self.sites.get(gid, ()):
+            if 0 <= position < len(call.args) and not any(a.tag == "star" for a in call.args):
+                passed.append(self.model.value(call.args[position], site_block))
+            for name, arg in call.kwargs:
+                if name == term.args[1]:
+                    passed.append(self.model.value(arg, site_block))
+        return v.join(passed)
+
+
 def build_saving(model: ModuleModel) -> SavingFlow:
     evaluator = model.evaluator
+    arguments = _Arguments(model)
     saves: list[SaveSite] = []
     loads: list[LoadSite] = []
     serialized: set[str] = set()
@@ -130,7 +178,7 @@ def build_saving(model: ModuleModel) -> SavingFlow:
     by_hand = False
     for block in range(len(model.blocks)):
         found: BlockSaving = evaluator._memoized(
-            ("saving-block", block), partial(_block_sites, model, block), _EMPTY_BLOCK
+            ("saving-block", block), partial(_block_sites, model, block, arguments), _EMPTY_BLOCK
         )
         saves.extend(found.saves)
         loads.extend(found.loads)
@@ -177,7 +225,7 @@ def _last_name(func: Term) -> str | None:
     return None
 
 
-def _block_sites(model: ModuleModel, block: int) -> BlockSaving:
+def _block_sites(model: ModuleModel, block: int, arguments: _Arguments) -> BlockSaving:
     facts = model.blocks[block]
     saves: list[SaveSite] = []
     loads: list[LoadSite] = []
@@ -194,8 +242,8 @@ def _block_sites(model: ModuleModel, block: int) -> BlockSaving:
         in_function = call.scope is not None
         func = call.func
         if func.tag == "attr" and last in ("save", "fit", "get_config", "to_json"):
-            receiver = model.value(func.args[0], block)
-            if not v.all_of(receiver, _is_model):
+            receiver = arguments.values(func.args[0], block)
+            if not _models_only(receiver):
                 if last in ("get_config", "to_json") and v.any_of(receiver, _is_keras_object):
                     serialized |= v.contents_of(receiver)
                 continue
@@ -265,6 +313,12 @@ def _save(
 
 def _is_model(value: v.Value) -> bool:
     return value.kind == v.INSTANCE and value.base == v.MODEL
+
+
+def _models_only(values: v.Values) -> bool:
+    """Keras models, possibly with what a parameter receives from outside the module."""
+    known = [x for x in values if x is not v.UNKNOWN]
+    return bool(known) and all(_is_model(x) for x in known)
 
 
 def _is_keras_object(value: v.Value) -> bool:
