@@ -30,7 +30,7 @@ from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.parsing import ParsedBlock, SyntaxProblem, parse_block, try_parse
 from tflsp.analysis.reads import Dependencies
-from tflsp.analysis.registry import all_detectors, watched_names
+from tflsp.analysis.registry import ModuleFact, all_detectors, module_facts, watched_names
 from tflsp.analysis.summary import ModuleSummary, build_summary
 from tflsp.analysis.suppressions import Suppression, find_suppressions
 from tflsp.catalog import Catalog, load_catalog
@@ -105,13 +105,16 @@ class BlockAnalysis:
     parsed: ParsedBlock
     index: NodeIndex | None
     suppressions: dict[int, Suppression]
+    module_facts: tuple[ModuleFact, ...] = ()
     _facts: BlockFacts | None = None
 
     @property
     def facts(self) -> BlockFacts:
         """Computed on first use: a half-typed block that keeps its last facts never needs them."""
         if self._facts is None:
-            self._facts = extract_facts(self.index) if self.index is not None else EMPTY_FACTS
+            index = self.index
+            found = extract_facts(index, self.module_facts) if index is not None else EMPTY_FACTS
+            self._facts = found
         return self._facts
 
 
@@ -196,6 +199,7 @@ class Analyzer:
         self._placed: dict[tuple[int, int], _Placed] = {}
         self._watched = watched_names()
         self._detectors = all_detectors()
+        self._module_facts = tuple(module_facts())
         self._severity = config.severity_map
 
     def fork(self) -> Analyzer:
@@ -217,7 +221,7 @@ class Analyzer:
             return cached
         parsed = parse_block(text)
         index = NodeIndex(parsed.tree) if parsed.tree is not None else None
-        analysis = BlockAnalysis(text, parsed, index, find_suppressions(text))
+        analysis = BlockAnalysis(text, parsed, index, find_suppressions(text), self._module_facts)
         self._blocks.put(text, analysis)
         return analysis
 
@@ -291,6 +295,7 @@ class Analyzer:
             legacy_env=self.config.legacy_env,
             watched=self._watched,
             previous=self._summary,
+            module_facts=self._module_facts,
         )
         self._summary_key, self._summary = key, summary
         return summary

@@ -10,11 +10,12 @@ moves lines leaves the module model, and every other block's cached findings, un
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.names import dotted, import_bindings
-from tflsp.analysis.registry import module_facts
+from tflsp.analysis.registry import ModuleFact
 from tflsp.analysis.semantic.block import EMPTY_SEMANTICS, BlockSemantics, SemanticFacts
 from tflsp.analysis.semantic.graph import DATASET_FUNCTION_METHODS, KERAS_GRAPH_METHODS
 
@@ -91,7 +92,9 @@ def _local_calls(index: NodeIndex) -> dict[ast.AST, set[str]]:
     return calls
 
 
-def extract_facts(index: NodeIndex) -> BlockFacts:
+def extract_facts(index: NodeIndex, module_facts: Sequence[ModuleFact] = ()) -> BlockFacts:
+    """The block's facts; ``module_facts`` are the detector families' own (the engine passes
+    the registered ones)."""
     tree = index.tree
     # Most blocks have no import at all: then no walk below can find one.
     has_imports = bool(index.nodes(ast.Import) or index.nodes(ast.ImportFrom))
@@ -146,6 +149,6 @@ def extract_facts(index: NodeIndex) -> BlockFacts:
         functions=tuple(functions),
         classes=tuple(classes),
         called=frozenset(called),
-        extra=tuple((fact.name, fact.extract(index)) for fact in module_facts()),
+        extra=tuple((fact.name, fact.extract(index)) for fact in module_facts),
         semantic=semantics_of(index).facts,
     )

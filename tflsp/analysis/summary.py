@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from tflsp.analysis.facts import BlockFacts, ClassFacts, FunctionFacts
 from tflsp.analysis.names import canonical, keras_flavor, resolve_dotted
 from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedTables
-from tflsp.analysis.registry import module_facts
+from tflsp.analysis.registry import ModuleFact
 from tflsp.analysis.semantic.captures import eager_switches, stale_globals
 from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph, recursion
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
@@ -126,6 +126,7 @@ def build_summary(
     legacy_env: bool = False,
     watched: frozenset[str] = frozenset(),
     previous: ModuleSummary | None = None,
+    module_facts: Sequence[ModuleFact] = (),
 ) -> ModuleSummary:
     raw_imports: dict[str, str] = {}
     functions: dict[str, FunctionFacts] = {}
@@ -204,7 +205,7 @@ def build_summary(
         recursion=tables["recursion"],
     )
     per_block = [dict(block.extra) for block in facts]
-    for fact in module_facts():
+    for fact in module_facts:
         summary.extra[fact.name] = fact.combine([b.get(fact.name) for b in per_block], summary)
     tracked = TrackedTables(log, dict(tables), model)
     summary.tracked = tracked

@@ -9,16 +9,52 @@ reader would know them: constants, ``+``, ``+=``, f-strings, ``%``-free ``.forma
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
 
 from tflsp.analysis.names import canonical
 from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.api import ApiKnowledge
+from tflsp.analysis.semantic.block import ClassSem, FunctionSem
 from tflsp.analysis.semantic.terms import CYCLE, Term
 from tflsp.analysis.semantic.values import UNKNOWN, UNKNOWN_SET, Value, Values
 
-if TYPE_CHECKING:
-    from tflsp.analysis.semantic.model import ModuleModel
+
+class _Entry(Protocol):
+    @property
+    def block(self) -> int: ...
+
+
+class FunctionEntry(_Entry, Protocol):
+    @property
+    def facts(self) -> FunctionSem: ...
+
+
+class ClassEntry(_Entry, Protocol):
+    @property
+    def facts(self) -> ClassSem: ...
+
+
+class ModuleModel(Protocol):
+    """What the evaluator needs from :class:`tflsp.analysis.semantic.model.ModuleModel` (the
+    model owns its evaluator; this keeps the import one way)."""
+
+    @property
+    def api(self) -> ApiKnowledge: ...
+    @property
+    def functions(self) -> Mapping[str, FunctionEntry]: ...
+    @property
+    def classes(self) -> Mapping[str, ClassEntry]: ...
+    @property
+    def _methods(self) -> Mapping[str, dict[str, str]]: ...
+
+    def gid(self, block: int, local_id: str) -> str: ...
+    def entry(self, block: int, name: str) -> Values: ...
+    def global_value(self, block: int, name: str) -> Values: ...
+    def flavor_of(self, qualname: str) -> str: ...
+    def method(self, class_gid: str, name: str) -> str | None: ...
+    def mro(self, class_gid: str) -> Iterator[str]: ...
+
 
 Args = tuple[Values, ...]
 Kwargs = tuple[tuple[str | None, Values], ...]
