@@ -164,9 +164,26 @@ class BlockContext:
 
     def qualname(self, expr: ast.AST) -> str | None:
         """Canonical qualified name of a name/attribute expression (``tensorflow.print``)."""
-        if not isinstance(expr, (ast.Name, ast.Attribute)):
+        if isinstance(expr, ast.Name):
+            return qualname_of(self.value(expr))
+        if not isinstance(expr, ast.Attribute):
             return None
-        return qualname_of(self.value(expr))
+        # ``tf.keras.layers.Dense``: the root's value, then the dotted path (the attributes
+        # of a library name are library names; no need to evaluate each prefix).
+        parts: list[str] = []
+        node: ast.AST = expr
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return qualname_of(self.value(expr))
+        root = self.value(node)
+        if len(root) != 1:
+            return qualname_of(self.value(expr)) if root else None
+        (value,) = root
+        if value.kind != v.NAME or not value.ref:
+            return None  # attributes of objects and of this module's classes are not names
+        return canonical(".".join((value.ref, *reversed(parts))))
 
     def resolve(self, expr: ast.AST) -> str | None:
         return self.qualname(expr)
@@ -238,6 +255,19 @@ class BlockContext:
     # -- graph context -------------------------------------------------------------------
     def graph_info(self, node: ast.AST) -> GraphInfo | None:
         """Why the code at ``node`` runs as a graph, or None when it runs eagerly."""
+        memo: dict[ast.AST, GraphInfo | None] | None = self.memo.get("context.graph_info")
+        if memo is None:
+            memo = self.memo["context.graph_info"] = {}
+        scope = self.index.enclosing_function(node)
+        if scope is not None and not _in_with(self.index, node, scope):
+            # Every node of a function body (outside ``with`` blocks) shares the answer.
+            if scope in memo:
+                return memo[scope]
+            found = memo[scope] = self._graph_info(node)
+            return found
+        return self._graph_info(node)
+
+    def _graph_info(self, node: ast.AST) -> GraphInfo | None:
         graph = self.summary.graph
         eager = self.summary.graph_map.eager if self.summary.graph_map is not None else ()
         child = node
@@ -355,6 +385,15 @@ class BlockContext:
 
     def fix(self, *edits: Edit, safe: bool, **args: str) -> Fix:
         return Fix(tuple(edits), safe, args)
+
+
+def _in_with(index: NodeIndex, node: ast.AST, scope: ast.AST) -> bool:
+    for parent in index.ancestors(node):
+        if parent is scope:
+            return False
+        if isinstance(parent, (ast.With, ast.AsyncWith)):
+            return True
+    return False
 
 
 def _in_header(scope: ast.AST, node: ast.AST) -> bool:

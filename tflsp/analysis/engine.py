@@ -107,6 +107,14 @@ class BlockAnalysis:
     suppressions: dict[int, Suppression]
     module_facts: tuple[ModuleFact, ...] = ()
     _facts: BlockFacts | None = None
+    _head: str | None = None
+
+    @property
+    def head(self) -> str:
+        """What identifies the block while it is edited (see :func:`_head`), computed once."""
+        if self._head is None:
+            self._head = _head(self.text)
+        return self._head
 
     @property
     def facts(self) -> BlockFacts:
@@ -266,7 +274,7 @@ class Analyzer:
         current: dict[int, tuple[str, BlockFacts]] = {}
         for view in views:
             analysis = view.analysis
-            head = _head(analysis.text)
+            head = analysis.head
             # A block's identity while other blocks change: its head, and which occurrence of
             # that head it is (the semantic model's dependencies are kept by identity).
             occurrence = seen_heads.get(head, 0)

@@ -11,6 +11,7 @@ import ast
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.graph_support import (
     FUNCTION_TYPES,
+    TF_FUNCTION,
     binding_scope,
     last_name,
     scope_of,
@@ -34,9 +35,13 @@ def _makes_tf_function(ctx: BlockContext, call: ast.Call) -> bool:
     """``tf.function(g)`` or a call of a local wrapper that returns a tf.function."""
     if not call.args or not isinstance(call.func, (ast.Name, ast.Attribute)):
         return False
+    if isinstance(call.func, ast.Attribute) and call.func.attr != "function":
+        return False  # tf.function under any alias is ``<alias>.function`` or a plain name
     func = ctx.value(call.func)
-    if not v.any_of(func, lambda x: x.kind == v.NAME or (x.kind == v.FUNCTION and x.is_local)):
-        return False
+    if ctx.qualname(call.func) == TF_FUNCTION:
+        return True
+    if not v.any_of(func, lambda x: x.kind == v.FUNCTION and x.is_local):
+        return False  # print(), len(), a class...: not a wrapper of this module
     return v.all_of(ctx.value(call), _is_tf_function_value)
 
 

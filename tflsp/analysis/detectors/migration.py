@@ -78,6 +78,8 @@ def tf1_removed_api(ctx: BlockContext) -> None:
         root = chain_root(node)
         if not isinstance(root, ast.Name) or not is_outermost(ctx, node):
             continue
+        if root.id in ("self", "cls") or _parameter(ctx, root):
+            continue  # an object, not a module
         # A cheap look at what the chain starts from first (aliases, ``tf1 = tf.compat.v1``
         # and imports inside functions included); the whole chain only on a hit.
         head = ctx.qualname(root)
@@ -101,6 +103,13 @@ def tf1_removed_api(ctx: BlockContext) -> None:
 
 
 _COMPAT_V1 = "tensorflow.compat.v1."
+
+
+def _parameter(ctx: BlockContext, name: ast.Name) -> bool:
+    reach = ctx.semantics.flow.uses.get(name)
+    return (
+        reach is not None and bool(reach.defs) and all(isinstance(d, ast.arg) for d in reach.defs)
+    )
 
 
 def _removed_path(qual: str, version: int) -> tuple[str, str, Removed] | None:

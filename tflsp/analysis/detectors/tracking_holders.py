@@ -238,9 +238,14 @@ def _outer_names_in_call(ctx: BlockContext) -> None:
     reported: set[tuple[int, str]] = set()
     bound: dict[ast.AST, frozenset[str]] = {}
     stored: dict[ast.AST, frozenset[str]] = {}
+    uses = ctx.semantics.flow.uses
+    imports = ctx.summary.imports
     for name in ctx.index.nodes(ast.Name):
         if not isinstance(name.ctx, ast.Load) or name.id in ("self", "cls"):
             continue
+        reach = uses.get(name)
+        if reach is None or reach.defs or not reach.outer or name.id in imports:
+            continue  # bound in its own function, or a module import: not Keras state
         if keras_method(ctx, name) is None:
             continue
         kind = _outer_state(ctx, name)

@@ -84,7 +84,14 @@ class BlockSemantics:
         self.index = index
         self.flow = BlockFlow(index)
         self.terms = TermBuilder(self.flow)
-        self.facts = _facts(self)
+        self._facts: SemanticFacts | None = None
+
+    @property
+    def facts(self) -> SemanticFacts:
+        """Built on first use: detectors on a block being typed need the flow, not the facts."""
+        if self._facts is None:
+            self._facts = _facts(self)
+        return self._facts
 
     def local_id(self, node: ast.AST) -> str:
         return self.flow.local_ids.get(node, "")
@@ -132,15 +139,12 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
         if scope_id is None:
             numbers[call] = len(calls)  # module code (or a class body): on the timeline
         withs = _withs(sem, call)
-        calls.append(
-            CallSem(
-                scope_id,
-                terms.expr(call.func),
-                tuple(terms.expr(a) for a in call.args),
-                tuple((kw.arg, terms.expr(kw.value)) for kw in call.keywords),
-                withs,
-            )
-        )
+        if scope_id is None or _arguments_matter(sem, call):
+            args = tuple(terms.expr(a) for a in call.args)
+            kwargs = tuple((kw.arg, terms.expr(kw.value)) for kw in call.keywords)
+        else:
+            args, kwargs = (), ()
+        calls.append(CallSem(scope_id, terms.expr(call.func), args, kwargs, withs))
     return SemanticFacts(
         tuple(exports),
         tuple(bindings),
@@ -235,6 +239,58 @@ def _timeline(body: list[ast.stmt], numbers: dict[ast.AST, int]) -> tuple[_Event
 _TRY = tuple(t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type))
 
 
+# Methods whose arguments the module model reads (saves, loads, fit's callbacks, functions
+# handed to tf.function, Dataset.map, compile, tf.py_function...).
+_ARGUMENT_METHODS = frozenset(
+    {
+        "save",
+        "save_model",
+        "load_model",
+        "model_from_json",
+        "fit",
+        "compile",
+        "get_config",
+        "to_json",
+        "clone_model",
+        "serialize_keras_object",
+        "serialize",
+        "ModelCheckpoint",
+        "get_custom_objects",
+        "function",
+        "py_function",
+        "numpy_function",
+        "py_func",
+        "run_functions_eagerly",
+        "experimental_run_functions_eagerly",
+        *("map", "filter", "flat_map", "interleave", "reduce", "scan"),
+    }
+)
+
+
+def _arguments_matter(sem: BlockSemantics, call: ast.Call) -> bool:
+    """Keep the arguments' terms of a call inside a function only where the module model reads
+    them: calls of plain names (this module's functions), methods of local objects, the
+    methods above, and calls given a lambda.  ``tf.reduce_sum(x)`` keeps its callee only."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return True
+    if not isinstance(func, ast.Attribute):
+        return True
+    if func.attr in _ARGUMENT_METHODS:
+        return True
+    if any(isinstance(a, ast.Lambda) for a in call.args) or any(
+        isinstance(kw.value, ast.Lambda) for kw in call.keywords
+    ):
+        return True
+    root: ast.AST = func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return True
+    reach = sem.flow.uses.get(root)
+    return reach is None or bool(reach.defs)  # a local object, not a module-level name
+
+
 def _position(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
@@ -290,23 +346,18 @@ def _class(sem: BlockSemantics, node: ast.ClassDef, scope: Scope) -> ClassSem:
     )
     self_term = Term("self", local_id)
     attributes: list[tuple[str, Term]] = []
-    for method in node.body:
-        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    index = sem.index
+    for stmt in _attribute_stores(index):
+        if index.enclosing_class(stmt) is not node:
             continue
-        for stmt in ast.walk(method):
-            if isinstance(stmt, ast.Assign):
-                for target in stmt.targets:
-                    _self_targets(terms, target, terms.expr(stmt.value), self_term, attributes)
-            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-                _self_targets(terms, stmt.target, terms.expr(stmt.value), self_term, attributes)
-            elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Attribute):
-                value = Term(
-                    "binop",
-                    type(stmt.op).__name__,
-                    terms.expr(stmt.target),
-                    terms.expr(stmt.value),
-                )
-                _self_targets(terms, stmt.target, value, self_term, attributes)
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                _self_targets(terms, target, stmt.value, self_term, attributes)
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is not None:
+                _self_targets(terms, stmt.target, stmt.value, self_term, attributes)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Attribute):
+            _self_targets(terms, stmt.target, stmt, self_term, attributes)
     class_attributes: list[tuple[str, Term]] = []
     for name, nodes in scope.bindings.items():
         class_attributes.extend((name, terms.binding(n)) for n in nodes)
@@ -322,19 +373,52 @@ def _class(sem: BlockSemantics, node: ast.ClassDef, scope: Scope) -> ClassSem:
     )
 
 
+def _attribute_stores(index: NodeIndex) -> list[ast.Assign | ast.AnnAssign | ast.AugAssign]:
+    """Assignments of the block with an attribute among their targets (``self.x = ...``)."""
+    found = index.memo.get("semantic.attribute_stores")
+    if found is None:
+        found = []
+        kinds: tuple[type[ast.Assign | ast.AnnAssign | ast.AugAssign], ...] = (
+            ast.Assign,
+            ast.AnnAssign,
+            ast.AugAssign,
+        )
+        for kind in kinds:
+            for stmt in index.nodes(kind):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                if any(
+                    isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                    for t in targets
+                    for n in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t])
+                ):
+                    found.append(stmt)
+        index.memo["semantic.attribute_stores"] = found
+    return found
+
+
 def _self_targets(
     terms: TermBuilder,
     target: ast.expr,
-    value: Term,
+    value: ast.AST,
     self_term: Term,
     out: list[tuple[str, Term]],
+    position: tuple[int, ...] = (),
 ) -> None:
+    """``self.x = value`` (also unpacked): the value's term is built only for such targets."""
     if isinstance(target, ast.Attribute):
         if terms.expr(target.value) == self_term:
-            out.append((target.attr, value))
+            if isinstance(value, ast.AugAssign):
+                term = Term(
+                    "binop", type(value.op).__name__, terms.expr(target), terms.expr(value.value)
+                )
+            else:
+                term = terms.expr(value)
+            for i in position:
+                term = Term("item", term, i)
+            out.append((target.attr, term))
     elif isinstance(target, (ast.Tuple, ast.List)):
         for i, elt in enumerate(target.elts):
-            _self_targets(terms, elt, Term("item", value, i), self_term, out)
+            _self_targets(terms, elt, value, self_term, out, (*position, i))
 
 
 def _withs(sem: BlockSemantics, call: ast.Call) -> tuple[Term, ...]:

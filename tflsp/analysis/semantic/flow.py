@@ -71,6 +71,7 @@ class BlockFlow:
         self.before: dict[ast.AST, Reach] = {}
         self.scopes: dict[ast.AST, Scope] = {}
         self.local_ids: dict[ast.AST, str] = {}
+        self._scope_memo: dict[ast.AST, Scope] = {}
         # Module code: name -> (bindings live at the end, may the entry value survive).
         self.exports: dict[str, tuple[tuple[ast.AST, ...], bool]] = {}
         # ``global x`` then ``x = ...`` inside functions: module names written at any time.
@@ -78,7 +79,9 @@ class BlockFlow:
         self.module = Scope(index.tree, "module", None)
         self._assign_ids()
         self.scopes[index.tree] = self.module
-        _prepare(self.module, index.tree.body)
+        self.prepared = _prepare_all(index)
+        self.top_loads, self.complex_tops = _group_loads(index)
+        _prepare(self.module, self.prepared)
         walker = _Walker(self, self.module)
         end = walker.body(index.tree.body, {})
         walker.finish()
@@ -115,6 +118,12 @@ class BlockFlow:
 
     def scope_of(self, node: ast.AST) -> Scope:
         """The scope a node's names are looked up in (its innermost function, class, ...)."""
+        found = self._scope_memo.get(node)
+        if found is None:
+            found = self._scope_memo[node] = self._scope_of(node)
+        return found
+
+    def _scope_of(self, node: ast.AST) -> Scope:
         for parent in self.index.ancestors(node):
             found = self.scopes.get(parent)
             if found is not None:
@@ -144,52 +153,152 @@ def _ordered(defs: Iterable[ast.AST]) -> list[ast.AST]:
 
 
 # -- scope preparation: which names a scope binds ---------------------------------------------
-def _prepare(scope: Scope, body: Iterable[ast.AST]) -> None:
-    """Collect the names ``body`` binds in ``scope`` (Python's rule: bound anywhere = local)."""
-    stack = list(body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            scope.locals.add(node.name)
-            stack.extend(node.decorator_list)
-            if not isinstance(node, ast.ClassDef):
-                stack.extend(node.args.defaults)
-                stack.extend(d for d in node.args.kw_defaults if d is not None)
+@dataclass(eq=False)
+class _Prepared:
+    locals: set[str] = field(default_factory=set)
+    globals: set[str] = field(default_factory=set)
+    nonlocals: set[str] = field(default_factory=set)
+    star_import: bool = False
+    is_generator: bool = False
+
+
+_BINDERS: tuple[type, ...] = (
+    ast.Name,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Import,
+    ast.ImportFrom,
+    ast.Global,
+    ast.Nonlocal,
+    ast.ExceptHandler,
+    ast.MatchAs,
+    ast.MatchStar,
+    ast.MatchMapping,
+    ast.Yield,
+    ast.YieldFrom,
+)
+
+
+def _prepare_all(index: NodeIndex) -> dict[ast.AST, _Prepared]:
+    """Every scope's own names in one pass over the block's binding nodes (Python's rule: a
+    name bound anywhere in a function is local to it)."""
+    out: dict[ast.AST, _Prepared] = {}
+    bodies: dict[ast.AST, set[int]] = {}
+
+    def owner(node: ast.AST, walrus: bool = False) -> ast.AST | None:
+        child = node
+        for parent in index.ancestors(node):
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                body = bodies.get(parent)
+                if body is None:
+                    body = bodies[parent] = {id(s) for s in parent.body}
+                if id(child) in body:
+                    return parent
+            elif isinstance(parent, ast.Lambda):
+                if child is parent.body:
+                    return parent
+            elif isinstance(parent, COMPREHENSIONS):
+                first = parent.generators[0].iter
+                if child is not first and not walrus:
+                    return None  # a comprehension's own name
+            elif isinstance(parent, ast.Module):
+                return parent
+            child = parent
+        return None
+
+    def add(scope: ast.AST | None, name: str) -> None:
+        if scope is not None:
+            out.setdefault(scope, _Prepared()).locals.add(name)
+
+    for kind in _BINDERS:
+        node: ast.AST
+        for node in index.nodes(kind):
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, (ast.Store, ast.Del)):
+                    parent = index.parent(node)
+                    walrus = isinstance(parent, ast.NamedExpr) and parent.target is node
+                    add(owner(node, walrus), node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                add(owner(node), node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                scope = owner(node)
+                for alias in node.names:
+                    if alias.name == "*":
+                        if scope is not None:
+                            out.setdefault(scope, _Prepared()).star_import = True
+                    else:
+                        add(scope, (alias.asname or alias.name).split(".", 1)[0])
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                scope = owner(node)
+                if scope is not None:
+                    prepared = out.setdefault(scope, _Prepared())
+                    names = prepared.globals if isinstance(node, ast.Global) else prepared.nonlocals
+                    names.update(node.names)
+            elif isinstance(node, (ast.Yield, ast.YieldFrom)):
+                scope = owner(node)
+                if scope is not None:
+                    out.setdefault(scope, _Prepared()).is_generator = True
+            elif isinstance(node, ast.MatchMapping):
+                if node.rest:
+                    add(owner(node), node.rest)
             else:
-                stack.extend(node.bases)
-                stack.extend(k.value for k in node.keywords)
+                name = getattr(node, "name", None)
+                if isinstance(name, str) and name:
+                    add(owner(node), name)
+    return out
+
+
+_NESTED = (ast.Lambda, ast.NamedExpr, *COMPREHENSIONS)
+_NOT_EXPR = (ast.stmt, ast.withitem, ast.arguments, ast.keyword, ast.ExceptHandler, ast.match_case)
+# Nodes that sit inside an expression: a call's keywords, a comprehension's generators, a
+# lambda's arguments.
+_WITHIN_EXPRESSIONS = (ast.expr, ast.keyword, ast.comprehension, ast.arguments, ast.arg)
+
+
+def _group_loads(index: NodeIndex) -> tuple[dict[int, list[ast.Name]], set[int]]:
+    """Name loads grouped by the outermost expression holding them (a statement's value, a
+    test, a decorator...), so the walk records them without walking expressions; expressions
+    with their own scopes or bindings inside (lambdas, comprehensions, ``:=``) are walked."""
+    loads: dict[int, list[ast.Name]] = {}
+    complex_tops: set[int] = set()
+    parents = index.parents
+    for node in index.nodes(ast.Name):
+        if not isinstance(node.ctx, ast.Load):
             continue
-        if isinstance(node, ast.Lambda):
-            stack.extend(node.args.defaults)
-            continue
-        if isinstance(node, COMPREHENSIONS):
-            # Only the first iterable runs in this scope; walrus targets bind here too.
-            stack.append(node.generators[0].iter)
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name):
-                    scope.locals.add(sub.target.id)
-            continue
-        if isinstance(node, ast.Global):
-            scope.globals.update(node.names)
-        elif isinstance(node, ast.Nonlocal):
-            scope.nonlocals.update(node.names)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            scope.locals.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                if alias.name == "*":
-                    scope.star_import = True
-                else:
-                    scope.locals.add((alias.asname or alias.name).split(".", 1)[0])
-        elif (isinstance(node, ast.ExceptHandler) and node.name) or (
-            isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name
-        ):
-            scope.locals.add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            scope.locals.add(node.rest)
-        elif isinstance(node, (ast.Yield, ast.YieldFrom)):
-            scope.is_generator = True
-        stack.extend(ast.iter_child_nodes(node))
+        top: ast.AST = node
+        nested = False
+        parent = parents.get(node)
+        while isinstance(parent, _WITHIN_EXPRESSIONS):
+            if isinstance(parent, _NESTED):
+                nested = True
+            if isinstance(parent, ast.expr):
+                top = parent
+            parent = parents.get(parent)
+        if nested:
+            complex_tops.add(id(top))
+        else:
+            loads.setdefault(id(top), []).append(node)
+    for kind in _NESTED:
+        for found in index.nodes(kind):
+            top = found
+            parent = parents.get(found)
+            while isinstance(parent, _WITHIN_EXPRESSIONS):
+                if isinstance(parent, ast.expr):
+                    top = parent
+                parent = parents.get(parent)
+            complex_tops.add(id(top))
+    return loads, complex_tops
+
+
+def _prepare(scope: Scope, prepared: dict[ast.AST, _Prepared]) -> None:
+    found = prepared.get(scope.node)
+    if found is not None:
+        scope.locals |= found.locals
+        scope.globals |= found.globals
+        scope.nonlocals |= found.nonlocals
+        scope.star_import = found.star_import
+        scope.is_generator = found.is_generator
     if scope.kind != "module":
         scope.locals -= scope.globals | scope.nonlocals
 
@@ -350,11 +459,8 @@ class _Walker:
                 self.target(elt, env)
         elif isinstance(target, ast.Starred):
             self.target(target.value, env)
-        elif isinstance(target, ast.Attribute):
-            self.expr(target.value, env)
-        elif isinstance(target, ast.Subscript):
-            self.expr(target.value, env)
-            self.expr(target.slice, env)
+        elif isinstance(target, (ast.Attribute, ast.Subscript)):
+            self.expr(target, env)  # its parts are loads
 
     def loop(self, stmt: ast.For | ast.AsyncFor | ast.While, env: Env) -> Env | None:
         is_for = isinstance(stmt, (ast.For, ast.AsyncFor))
@@ -437,7 +543,7 @@ class _Walker:
 
     def class_body(self, node: ast.ClassDef, env: Env) -> None:
         scope = Scope(node, "class", self.scope, self.flow.local_ids.get(node, node.name))
-        _prepare(scope, node.body)
+        _prepare(scope, self.flow.prepared)
         self.flow.scopes[node] = scope
         walker = _Walker(self.flow, scope, dict(env), self)
         walker.body(node.body, {})
@@ -445,6 +551,13 @@ class _Walker:
 
     # -- expressions ------------------------------------------------------------------------
     def expr(self, node: ast.expr, env: Env) -> None:
+        key = id(node)
+        flow = self.flow
+        if key not in flow.complex_tops and isinstance(flow.index.parents.get(node), _NOT_EXPR):
+            # The outermost expression of a statement part: its loads are known already.
+            for name in flow.top_loads.get(key, ()):
+                flow.uses[name] = self.lookup(name.id, env)
+            return
         stack: list[ast.AST] = [node]
         while stack:
             current = stack.pop()
@@ -501,9 +614,8 @@ class _Walker:
             args = fn.args  # type: ignore[attr-defined]
             params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
             params.extend(p for p in (args.vararg, args.kwarg) if p is not None)
-            body = [fn.body] if isinstance(fn, ast.Lambda) else fn.body  # type: ignore[attr-defined]
-            _prepare(scope, body)
             scope.locals.update(p.arg for p in params)
+            _prepare(scope, self.flow.prepared)
             env: Env = {}
             for param in params:
                 scope.add_binding(param.arg, param)
