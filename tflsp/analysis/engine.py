@@ -17,6 +17,7 @@ a class's bases, a new function) or a tracked entry other blocks read.
 from __future__ import annotations
 
 import ast
+import gc
 import logging
 import re
 from collections.abc import Iterable
@@ -421,6 +422,20 @@ class Analyzer:
             )
         if "\x00" in source:
             return ModuleResult([], None, skipped="file contains NUL bytes (binary?)")
+        # An analysis allocates many small objects that live on (trees, terms, the model's
+        # memos) and makes next to no reference cycles: the cyclic collector, run again and
+        # again over the growing heap meanwhile, would double a cold analysis.  It runs once,
+        # after.
+        collecting = gc.isenabled()
+        if collecting:
+            gc.disable()
+        try:
+            return self._analyze(source)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _analyze(self, source: str) -> ModuleResult:
         views = self.split(source)
         summary = self._summarise(views)
         active = self._active_codes(summary)
