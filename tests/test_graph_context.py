@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from tests.helpers import analyze, lint
 
 
@@ -453,3 +455,37 @@ def test_a_lambda_mapped_over_something_that_is_not_known_to_be_a_dataset() -> N
     """)
         == []
     )
+
+
+def test_autograph_options_that_convert_print() -> None:
+    # A TF1-era guide asks AutoGraph to convert builtins: print() becomes tf.print().
+    assert printed("""
+        import tensorflow as tf
+        @tf.function(
+            experimental_autograph_options=tf.autograph.experimental.Feature.BUILTIN_FUNCTIONS)
+        def count(n):
+            print(n)
+        @tf.function
+        def plain(n):
+            print(n)
+    """) == [9]
+
+
+def test_a_model_only_stepped_by_hand_runs_eagerly() -> None:
+    # A migration guide calls train_step() itself, from Python, to compare logs with TF1.
+    source = """
+        import keras
+        class Net(keras.Model):
+            def call(self, x):
+                print("call")
+                return x
+            def train_step(self, data):
+                print("step")
+                return {}
+        net = Net()
+        for batch in range(3):
+            net.train_step(batch)
+    """
+    assert printed(source) == []
+    fitted = textwrap.dedent(source) + "net.fit(x, y)\n"
+    assert printed(fitted) == [5, 8]

@@ -40,11 +40,28 @@ def print_in_graph(ctx: BlockContext) -> None:
             continue
         if ctx.resolve(call.func) != "builtins.print" or not ctx.in_graph(call):
             continue
+        if _converts_builtins(ctx, call):
+            continue  # AutoGraph turns this print() into tf.print()
         fix = None
         tf_name = ctx.alias_for("tensorflow")
         if tf_name and not any(kw.arg in ("file", "flush") for kw in call.keywords):
             fix = ctx.fix(ctx.replace(call.func, f"{tf_name}.print"), safe=True)
         ctx.report("TFL101", call, args={"function": ctx.graph_function_name(call)}, fix=fix)
+
+
+def _converts_builtins(ctx: BlockContext, node: ast.AST) -> bool:
+    """``@tf.function(experimental_autograph_options=Feature.BUILTIN_FUNCTIONS)`` (or ``ALL``)
+    around ``node``: AutoGraph converts print() and other builtins to TensorFlow ops."""
+    for scope in ctx.index.ancestors(node):
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        option = decorator_call_keyword(ctx, scope, TF_FUNCTION, "experimental_autograph_options")
+        if option is not None and any(
+            isinstance(n, ast.Attribute) and n.attr in ("BUILTIN_FUNCTIONS", "ALL")
+            for n in ast.walk(option)
+        ):
+            return True
+    return False
 
 
 @detector("TFL102")

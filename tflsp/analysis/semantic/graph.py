@@ -122,6 +122,18 @@ def build_graph(model: ModuleModel) -> GraphMap:
             edges.setdefault(caller, set()).add(callee)
     for gid in eager:
         graph.pop(gid, None)
+    for cls in _stepped_by_hand(model):
+        # Only ever stepped by hand from Python (``model.train_step(batch)``), never fitted:
+        # its Keras methods run eagerly (a migration guide's debugging loop).
+        for gid, info in list(graph.items()):
+            entry = model.functions.get(gid)
+            if (
+                info.kind == "keras"
+                and entry is not None
+                and entry.facts.class_id is not None
+                and model.gid(entry.block, entry.facts.class_id) == cls
+            ):
+                del graph[gid]
     queue = list(graph)
     while queue:
         current = queue.pop()
@@ -131,6 +143,31 @@ def build_graph(model: ModuleModel) -> GraphMap:
                 graph[target] = GraphInfo("called", origin)
                 queue.append(target)
     return GraphMap(graph, frozenset(eager), {k: frozenset(s) for k, s in edges.items()})
+
+
+_RUNS_GRAPH = frozenset(
+    {"fit", "evaluate", "predict", "train_on_batch", "test_on_batch", "predict_on_batch"}
+)
+_STEPS = frozenset({"train_step", "test_step", "predict_step"})
+
+
+def _stepped_by_hand(model: ModuleModel) -> set[str]:
+    """Local model classes whose steps this module calls directly and never fits."""
+    stepped: set[str] = set()
+    fitted: set[str] = set()
+    for block, call in model.calls():
+        func = call.func
+        if func.tag != "attr" or (func.args[1] not in _STEPS and func.args[1] not in _RUNS_GRAPH):
+            continue
+        for value in model.value(func.args[0], block):
+            if value.kind == v.INSTANCE and value.is_local:
+                if func.args[1] in _STEPS:
+                    stepped.update(model.mro(value.local_id))
+                else:
+                    fitted.update(model.mro(value.local_id))
+            elif value is v.UNKNOWN and func.args[1] in _RUNS_GRAPH:
+                return set()  # something of unknown kind is fitted: it may be one of them
+    return stepped - fitted
 
 
 def _block_graph(
