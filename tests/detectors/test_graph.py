@@ -507,6 +507,33 @@ def test_tfl106_factory_called_in_a_loop() -> None:
     assert found(source, "TFL106") == [11]
 
 
+def test_tfl106_silent_when_nothing_says_the_outer_function_runs_again() -> None:
+    # A test method runs once; a step function handed to strategy.run may run only while
+    # an outer tf.function traces it.  A nested step the module calls in a loop still counts.
+    source = """
+        import tensorflow as tf
+
+        class AugmentTest(tf.test.TestCase):
+            def test_distort(self, image):
+                fn = tf.function(distort)
+                fn(image)
+
+        def train_step(strategy, iterator):
+            def step_fn(inputs):
+                step = tf.function(compute, jit_compile=True)
+                return step(inputs)
+            strategy.run(step_fn, args=(next(iterator),))
+
+        def train(batches):
+            def step_fn(inputs):
+                step = tf.function(compute)
+                return step(inputs)
+            for batch in batches:
+                step_fn(batch)
+    """
+    assert found(source, "TFL106") == [17]
+
+
 # -- TFL107 deprecated-run-functions-eagerly -----------------------------------------------
 def test_tfl107_both_experimental_spellings_with_safe_fix() -> None:
     source = """
@@ -1204,6 +1231,27 @@ def test_tfl115_layer_loops_in_traced_code_and_consumed_tensors() -> None:
             return acc
     """
     assert [line for line, _ in lint(source, "TFL115")] == [20]
+
+
+def test_tfl115_tensor_bound_afresh_earlier_in_the_iteration() -> None:
+    # A loss loop over feature levels: each level takes its own slice, then joins it with
+    # batch indices; nothing is carried into the next iteration.
+    source = """
+        import tensorflow as tf
+
+        def loss(levels, indices, masks):
+            total = tf.zeros([0])
+            for i, level in enumerate(levels):
+                if tf.reduce_any(masks[i]):
+                    picked = indices[:, i]
+                    batch = tf.zeros_like(picked[..., :1])
+                    picked = tf.concat([batch, picked], axis=-1)
+                    picked = tf.boolean_mask(picked, masks[i])
+                    total = tf.concat([total, picked], axis=0)
+                total = tf.concat([total, tf.zeros([1])], axis=0)  # carried on: grows too
+            return total
+    """
+    assert [line for line, _ in lint(source, "TFL115")] == [12, 13]
 
 
 def test_tfl108_eager_functions_switched_back_off() -> None:

@@ -215,6 +215,39 @@ def test_tfl113_closures() -> None:
     renders(first)
 
 
+def test_tfl113_closure_rebound_after_its_last_trace() -> None:
+    # Only the calls of the function itself trace it; a binding after its last call matters
+    # only when the function is handed out to be called again later.
+    source = """
+        import tensorflow as tf
+
+        def evaluate(strategy, batches, layer):
+            def batches_of():
+                return iter(batches)
+
+            @tf.function
+            def step(x):
+                return layer(x)
+
+            first = step(next(batches_of()))
+            layer = tf.keras.layers.Dense(3)
+            rows = strategy.run(batches_of, args=(first,))
+            dataset = tf.data.Dataset.range(3)
+            dataset = dataset.map(lambda i: dataset.take(i))
+            dataset = dataset.batch(2)
+            return rows, dataset
+
+        def make(scale):
+            @tf.function
+            def apply(x):
+                return x * scale
+            apply(tf.ones([1]))
+            scale = scale * 2
+            return apply
+    """
+    assert found(source, "TFL113") == [23]
+
+
 def test_tfl113_functions_recreated_per_iteration_and_import_time_configuration() -> None:
     # The shapes of keras's FeatureSpace.adapt() and tf.data's readers.py.
     source = """

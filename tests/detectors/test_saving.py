@@ -293,6 +293,32 @@ def test_keras2_savedmodel_directories_do_not_need_the_class() -> None:
     assert found(keras_file, "TFL401", target="2") == [4]
 
 
+def test_a_path_whose_end_is_known_decides_the_format() -> None:
+    # A test saves a Keras 2 model under a temporary directory: a SavedModel, revived
+    # without the class; on Keras 3 the same save raises.
+    source = """
+        import tf_keras
+
+        class Wrapper(tf_keras.Model):
+            def __init__(self, layer):
+                super().__init__()
+                self.layer = layer
+
+            def call(self, inputs):
+                return self.layer(inputs)
+
+        class SaveTest:
+            def test_save(self):
+                path = self.get_temp_dir() + "/model"
+                wrapper = Wrapper(tf_keras.layers.Dense(2))
+                wrapper.save(path)
+                tf_keras.models.load_model(path)
+    """
+    assert found(source, "TFL401") == found(source, "TFL402") == []
+    keras3 = source.replace("tf_keras", "keras")
+    assert found(keras3, "TFL404") == [16, 17]
+
+
 def test_fix_spelling_for_a_tensorflow_only_import() -> None:
     source = """
         import tensorflow as tf

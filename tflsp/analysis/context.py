@@ -16,6 +16,8 @@ aliases, reassignments, branches and this module's functions and classes taken i
   ``loss``, ``callback``;
 - ``ctx.string(expr)``: the text a string or path expression is known to have;
   ``ctx.string_end(expr)``: its known end (``f"{run}/model.keras"`` ends in ``/model.keras``);
+- ``ctx.reaching(name)``: the bindings in its own scope that may reach one use of a name (a
+  :class:`~.semantic.flow.Reach`), for questions of order such as "from the last iteration?";
 - ``ctx.functions(expr)``: ids of this module's functions an expression may hold;
   ``ctx.function_id(fn)``, ``ctx.class_id(cls)``: module-wide ids of a def or class node;
 - ``ctx.graph_info(node)`` / ``ctx.in_graph(node)``: why the code at a node runs as a graph
@@ -38,6 +40,7 @@ from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.names import canonical
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.block import BlockSemantics
+from tflsp.analysis.semantic.flow import Reach
 from tflsp.analysis.semantic.graph import (
     DATASET_FUNCTION_METHODS,
     EAGER_WRAPPERS,
@@ -187,6 +190,10 @@ class BlockContext:
 
     def resolve(self, expr: ast.AST) -> str | None:
         return self.qualname(expr)
+
+    def reaching(self, name: ast.Name) -> Reach | None:
+        """The bindings that may reach this use of a name (None for a store)."""
+        return self.semantics.flow.uses.get(name)
 
     def call_name(self, call: ast.Call) -> str | None:
         return self.qualname(call.func)

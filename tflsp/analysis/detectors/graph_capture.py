@@ -45,24 +45,28 @@ class Binding:
     by_function: bool = False
 
 
-def goes_stale(bindings: Sequence[tuple[int, Binding]], traces: Sequence[Position]) -> bool:
+def goes_stale(
+    bindings: Sequence[tuple[int, Binding]], traces: Sequence[Position], escapes: bool = True
+) -> bool:
     """Is a name bound again after graph code may have been traced with its old value?
 
     ``bindings`` are ``(block number, binding)``; ``traces`` the positions of the calls that
-    can trace the graph code.  A binding counts when it follows the first such call, sits in a
-    loop that also makes such a call, or comes from a function.  The name must be bound more
-    than once (a loop binds it once per iteration).
+    can trace the graph code.  A binding counts when it follows the first such call and either
+    another call follows it or the function ``escapes`` (is handed out, so that it may be called
+    again later), when it sits in a loop that also makes such a call, or when it comes from a
+    function.  The name must be bound more than once (a loop binds it once per iteration).
     """
     count = sum(2 if b.loop else 1 for _, b in bindings)
     if count < 2:
         return False
     first = min(traces) if traces else None
+    last = max(traces) if traces else None
     for block, binding in bindings:
         if binding.by_function:
             return True
-        if first is None:
+        if first is None or last is None:
             continue
-        if (block, binding.line) > first:
+        if (block, binding.line) > first and (escapes or (block, binding.line) < last):
             return True
         loop = binding.loop
         if loop is not None and any(t[0] == block and loop[0] <= t[1] <= loop[1] for t in traces):
@@ -103,10 +107,12 @@ def _top_statement(ctx: BlockContext, node: ast.AST) -> ast.AST | None:
 
 @dataclass
 class _Outer:
-    """An eager function's own bindings and the lines where it calls its nested functions."""
+    """An eager function's own bindings, the lines where it calls names it binds, and the names
+    it uses otherwise than by calling them (a function handed out, returned or stored)."""
 
     bindings: dict[str, list[tuple[int, Binding]]]
-    calls: list[int]
+    calls: list[tuple[str, int]]
+    handed_out: set[str]
 
 
 def _outer_facts(ctx: BlockContext, fn: ScopeNode, memo: dict[ast.AST, _Outer]) -> _Outer:
@@ -117,32 +123,50 @@ def _outer_facts(ctx: BlockContext, fn: ScopeNode, memo: dict[ast.AST, _Outer]) 
     table: dict[str, list[tuple[int, Binding]]] = {}
     for name in scope.params:
         table.setdefault(name, []).append((0, Binding(fn.lineno)))
-    nested: set[str] = set()
     called: list[tuple[str, int]] = []
+    handed_out: set[str] = set()
+    callees: set[int] = set()
     stack: list[tuple[ast.AST, Span | None]] = [(c, None) for c in ast.iter_child_nodes(fn)]
     while stack:
         node, loop = stack.pop()
         if isinstance(node, _NESTED_SCOPES):
             if isinstance(node, FUNCTION_TYPES):
-                nested.add(node.name)
                 _nonlocal_writes(node, table)
             continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            table.setdefault(node.id, []).append((0, Binding(node.lineno, loop)))
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Store):
+                table.setdefault(node.id, []).append((0, Binding(node.lineno, loop)))
+            elif id(node) not in callees:
+                handed_out.add(node.id)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             called.append((node.func.id, node.lineno))
+            callees.add(id(node.func))
         inner = loop or (_span(node) if isinstance(node, _LOOPS) else None)
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
-    # Nested defs, and names bound to a call's result (``step = tf.function(body)``).
-    results = {
-        name
-        for name, values in scope.values.items()
-        if any(isinstance(v, ast.Call) for v in values)
-    }
-    callables = nested | results
-    facts = _Outer(table, [line for name, line in called if name in callables])
+        # Children after the parent: a call's ``func`` is known before the name is visited.
+        stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
+    facts = _Outer(table, called, handed_out)
     memo[fn] = facts
     return facts
+
+
+def _callers(
+    ctx: BlockContext, outer: ScopeNode, nested: ast.FunctionDef | ast.AsyncFunctionDef
+) -> set[str]:
+    """Names whose calls trace ``nested``: its own, and names bound to a call made with it
+    (``step = tf.function(body)``)."""
+    names = {nested.name}
+    for name, values in scope_of(ctx, outer).values.items():
+        if any(
+            isinstance(value, ast.Call)
+            and any(
+                isinstance(n, ast.Name) and n.id == nested.name
+                for argument in (*value.args, *(k.value for k in value.keywords))
+                for n in ast.walk(argument)
+            )
+            for value in values
+        ):
+            names.add(name)
+    return names
 
 
 def _outside_loop(binding: Binding) -> Binding:
@@ -248,16 +272,20 @@ def _check_closure(
     if nested is None:
         return
     facts = _outer_facts(ctx, outer, memo)
-    traces = [(0, line) for line in facts.calls]
     if isinstance(nested, ast.Lambda):
-        traces.append((0, nested.lineno))  # ``ds.map(lambda ...)`` traces it right there
+        traces = [(0, nested.lineno)]  # ``ds.map(lambda ...)`` traces it right there
+        escapes = False
+    else:
+        callers = _callers(ctx, outer, nested)
+        traces = [(0, line) for name, line in facts.calls if name in callers]
+        escapes = bool(callers & facts.handed_out)
     # A function defined inside the loop that rebinds the name is a new function (and a new
     # trace) on every iteration: for it, that loop does not repeat the binding.
     bindings = [
         (block, _outside_loop(b) if b.loop and b.loop[0] <= nested.lineno <= b.loop[1] else b)
         for block, b in facts.bindings.get(node.id, [])
     ]
-    if not goes_stale(bindings, traces):
+    if not goes_stale(bindings, traces, escapes):
         return
     reported.add((inner, node.id))
     outer_name = outer.name if isinstance(outer, FUNCTION_TYPES) else "lambda"

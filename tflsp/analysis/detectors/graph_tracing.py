@@ -194,6 +194,8 @@ def _report_creation(
     outer = ctx.index.enclosing_function(anchor)
     if not isinstance(outer, FUNCTION_TYPES) or outer.name == "__init__":
         return
+    if _runs_once_or_unknown(ctx, outer):
+        return
     if _depends_on(ctx, anchor, outer):
         return  # real-code-findings M9: it must be made anew for each call of ``outer``
     if len(calls) > 1:
@@ -205,6 +207,29 @@ def _report_creation(
             message="created_per_call",
             args={"function": display, "outer": outer.name},
         )
+
+
+def _runs_once_or_unknown(ctx: BlockContext, outer: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Nothing says ``outer`` runs more than once: a test method (the runner calls it once), or
+    a nested function the enclosing one never calls itself but hands over (to
+    ``strategy.run``, a training loop of a library), which may well call it only while tracing."""
+    owner = ctx.index.parent(outer)
+    if isinstance(owner, ast.ClassDef):
+        return any(_is_test_case(ctx, base) for base in owner.bases)
+    enclosing = ctx.index.enclosing_function(outer)
+    if not isinstance(enclosing, FUNCTION_TYPES):
+        return False
+    return not any(
+        isinstance(call.func, ast.Name) and call.func.id == outer.name
+        for call in ctx.index.nodes(ast.Call)
+        if ctx.index.enclosing_function(call) is enclosing
+    )
+
+
+def _is_test_case(ctx: BlockContext, base: ast.expr) -> bool:
+    """A unittest-style test case class (``unittest``, ``absltest``, ``tf.test``...)."""
+    name = ctx.qualname(base)
+    return name is not None and name.rsplit(".", 1)[-1] in ("TestCase", "TestCaseBase")
 
 
 def _depends_on(

@@ -982,6 +982,10 @@ def _binop_one(op: str, a: Value, b: Value) -> set[Value]:
         if isinstance(b.const, str):
             return {Value(v.STR, base=b.const)}
         return {Value(v.STR, base=b.base)}
+    if op == "Add" and a is UNKNOWN and b.kind == v.STR and isinstance(b.const, str) and b.const:
+        # ``self.get_temp_dir() + "/model"``: whatever the left holds, a reader knows how the
+        # text ends (a tensor of strings would be the rare exception).
+        return {Value(v.STR, base=b.const)}
     if op == "Div" and a.kind == v.PATH and b.kind in (v.STR, v.PATH):
         if isinstance(a.const, str) and isinstance(b.const, str):
             return {Value(v.PATH, const=posixpath.join(a.const, b.const))}
