@@ -585,6 +585,22 @@ def test_arguments_forwarded_to_a_local_base_with_its_own_config() -> None:
     assert found(without_super, "TFL403") == [17]
 
 
+def test_get_config_that_refuses_on_purpose() -> None:
+    source = """
+        import keras
+
+        class Tokenizer(keras.layers.Layer):
+            def __init__(self, vocabulary, lower_case=True, **kwargs):
+                super().__init__(**kwargs)
+                self.vocabulary = vocabulary
+                self.lower_case = lower_case
+
+            def get_config(self):
+                raise NotImplementedError("not serializable yet")
+    """
+    assert found(source, "TFL403") == []
+
+
 def test_custom_from_config_that_maps_keys_itself() -> None:
     source = layer_with(
         """
