@@ -157,6 +157,28 @@ def test_tfl103_closure_of_an_eager_function_and_nonlocal() -> None:
     assert found(source, "TFL103") == [11, 12]
 
 
+def test_tfl103_structure_recorded_once_on_the_first_trace() -> None:
+    # An encoder records the Python structure of its state while tracing, once, on purpose.
+    source = """
+        import tensorflow as tf
+
+        def make_encoder(encoder):
+            structure = {}
+            seen = {}
+
+            @tf.function
+            def encode(x):
+                state = encoder.initial_state()
+                if not structure:
+                    structure["state"] = tf.nest.map_structure(lambda _: None, state)
+                seen["last"] = x
+                return encoder.encode(x, state)
+
+            return encode
+    """
+    assert found(source, "TFL103") == [13]
+
+
 def test_tfl103_nonlocal_inside_the_traced_function_is_local() -> None:
     source = """
         import tensorflow as tf

@@ -335,6 +335,32 @@ def test_303_lazy_sub_layer_only_breaks_keras3() -> None:
     assert (diag.line, diag.message_id) == (9, "lazy")
 
 
+def test_303_build_called_by_hand_until_built() -> None:
+    # ``if not self.built: self.build(shape)`` in call(): build() runs on the first call only,
+    # so the layers it makes are made once.
+    source = """
+        import tensorflow as tf
+
+        class Cross(tf.keras.layers.Layer):
+            def build(self, input_shape):
+                self._dense = tf.keras.layers.Dense(input_shape[-1])
+
+            def call(self, x):
+                if not self.built:
+                    self.build(x.shape)
+                return x * self._dense(x)
+
+        class Careless(tf.keras.layers.Layer):
+            def build(self, input_shape):
+                self._dense = tf.keras.layers.Dense(input_shape[-1])
+
+            def call(self, x):
+                self.build(x.shape)
+                return x * self._dense(x)
+    """
+    assert found(source, "TFL303") == [15]
+
+
 @BOTH
 def test_303_unguarded_assignment_in_call_replaces_the_layer_each_time(target: str) -> None:
     src = """

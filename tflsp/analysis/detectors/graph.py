@@ -320,6 +320,12 @@ def _report_outside_store(
         return
     if isinstance(target, ast.Subscript) and _made_fresh_before(ctx, target.value, stmt):
         return
+    if (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Name)
+        and _guarded_creation(ctx, stmt, target.value.id)
+    ):
+        return  # ``if not d: d["k"] = ...``: filled once, on the first trace, on purpose
     ctx.report(
         "TFL103",
         stmt,

@@ -53,6 +53,8 @@ class CallSem:
     args: tuple[Term, ...]
     kwargs: tuple[tuple[str | None, Term], ...]
     withs: tuple[Term, ...]  # context managers around the call (inside its function)
+    # Under ``if not self.built:``: runs on the first call only (a hand-made lazy build).
+    once: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +146,8 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
             kwargs = tuple((kw.arg, terms.expr(kw.value)) for kw in call.keywords)
         else:
             args, kwargs = (), ()
-        calls.append(CallSem(scope_id, terms.expr(call.func), args, kwargs, withs))
+        once = scope_id is not None and _before_built(sem, call)
+        calls.append(CallSem(scope_id, terms.expr(call.func), args, kwargs, withs, once))
     return SemanticFacts(
         tuple(exports),
         tuple(bindings),
@@ -419,6 +422,26 @@ def _self_targets(
     elif isinstance(target, (ast.Tuple, ast.List)):
         for i, elt in enumerate(target.elts):
             _self_targets(terms, elt, value, self_term, out, (*position, i))
+
+
+def _before_built(sem: BlockSemantics, call: ast.Call) -> bool:
+    """``if not self.built: self.build(shape)``: the body runs until the layer is built."""
+    child: ast.AST = call
+    for parent in sem.index.ancestors(call):
+        if isinstance(parent, _FUNCTIONS):
+            return False
+        if isinstance(parent, ast.If) and child in parent.body:
+            test = parent.test
+            if (
+                isinstance(test, ast.UnaryOp)
+                and isinstance(test.op, ast.Not)
+                and isinstance(test.operand, ast.Attribute)
+                and test.operand.attr == "built"
+                and isinstance(test.operand.value, ast.Name)
+            ):
+                return True
+        child = parent
+    return False
 
 
 def _withs(sem: BlockSemantics, call: ast.Call) -> tuple[Term, ...]:

@@ -195,7 +195,7 @@ def _block_graph(
     for call in facts.calls:
         if call.scope is not None and _may_run_local_code(model, block, call.func):
             caller = model.gid(block, call.scope)
-            if not in_init_scope(model, block, call):
+            if not call.once and not in_init_scope(model, block, call):
                 edges.extend((caller, target) for target in callees(model, block, call))
         if call.args or call.kwargs:
             _roots(model, block, call, call.func, graph, eager)
