@@ -472,6 +472,10 @@ def diff_lines(result: Result) -> list[str]:
     return out
 
 
+def shown(path: Path) -> str:
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
+
+
 def describe_mismatch(result: Result) -> str:
     """What a failing test prints: the diff, the pending findings and the command to refresh."""
     parts = []
@@ -488,7 +492,7 @@ def describe_mismatch(result: Result) -> str:
         parts += [f"? {f.path}:{f.line}: {f.code} {f.message}" for f in waiting]
     parts.append(
         f"Refresh with `{REFRESH} --corpus {result.corpus.name}`, then judge every "
-        f'verdict = "?" in {triage_path(result.corpus).relative_to(REPO)} by reading the code '
+        f'verdict = "?" in {shown(triage_path(result.corpus))} by reading the code '
         "(right / wrong / noise, with a one-line reason); `--pending` shows them with context."
     )
     return "\n".join(parts)
@@ -509,6 +513,21 @@ def table(results: Sequence[Result]) -> str:
             f"{f['per_20k']:>7.1f}{precision:>7}{f['not_real_per_20k']:>9.2f}{f['seconds']:>7.1f}"
         )
     return "\n".join(rows)
+
+
+def shared_summary(results: Sequence[Result]) -> str | None:
+    """The issue's target is on ``../shared/corpus`` as a whole: its precision, with and
+    without TFL601 (removed TF1 APIs, which dominate the TF1-era tutorials)."""
+    shared = [r for r in results if r.corpus.folders]
+    if {r.corpus.name for r in shared} != set(SHARED_CORPORA):
+        return None
+    parts = []
+    for label, keep in (("all codes", None), ("without TFL601", "TFL601")):
+        verdicts = Counter(r.verdict(f) for r in shared for f in r.findings if f.code != keep)
+        judged = verdicts["right"] + verdicts["wrong"] + verdicts["noise"]
+        share = f"{verdicts['right'] / judged:.1%}" if judged else "-"
+        parts.append(f"{label}: {verdicts['right']} right of {judged} judged ({share})")
+    return "../shared/corpus overall: " + "; ".join(parts)
 
 
 def per_code(result: Result) -> str:
@@ -572,6 +591,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(context(result, finding) + "\n")
 
     print(table(results))
+    overall = shared_summary(results)
+    if overall:
+        print(overall)
     print("findings per code:")
     for result in results:
         print(per_code(result))
