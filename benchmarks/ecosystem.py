@@ -390,8 +390,8 @@ class Result:
     seconds: float
     findings: list[Finding]
     triage: dict[str, Entry]
-    added: list[Finding] = field(default_factory=list)  # found, not in the triage
-    removed: dict[str, Entry] = field(default_factory=dict)  # in the triage, not found
+    added: list[Finding] = field(init=False)  # found, not in the triage
+    removed: dict[str, Entry] = field(init=False)  # in the triage, not found
 
     def __post_init__(self) -> None:
         found = {f.key for f in self.findings}
@@ -445,13 +445,11 @@ def check_corpus(corpus: Corpus, jobs: int = 0, download: bool = True) -> Result
 
 def update(result: Result) -> tuple[int, int]:
     """Add untriaged findings as ``"?"``, drop entries no longer found, refresh line hints."""
-    entries = {k: e for k, e in result.triage.items() if k not in result.removed}
+    entries = {}
     for finding in result.findings:
-        entry = entries.get(finding.key)
-        if entry is None:
-            entries[finding.key] = Entry(finding.line, "?", "")
-        else:
-            entry.line = finding.line
+        entry = result.triage.get(finding.key)
+        verdict, reason = (entry.verdict, entry.reason) if entry else ("?", "")
+        entries[finding.key] = Entry(finding.line, verdict, reason)
     path = triage_path(result.corpus)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(dump_triage(result.corpus, entries), encoding="utf-8")
@@ -553,6 +551,18 @@ def context(result: Result, finding: Finding, around: int = 3) -> str:
     return "\n".join([head, *body])
 
 
+def check_from_triage(result: Result) -> Result:
+    """The same findings, compared with the triage file as it is now on disk."""
+    return Result(
+        result.corpus,
+        result.files,
+        result.lines,
+        result.seconds,
+        result.findings,
+        load_triage(triage_path(result.corpus)),
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -580,8 +590,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.update:
             added, removed = update(result)
             print(f'{corpus.name}: +{added} as verdict "?", -{removed} gone', file=sys.stderr)
-            if result.removed:
-                print("\n".join(diff_lines(result)[len(result.added) :]), file=sys.stderr)
+            for line in diff_lines(result):
+                if line.startswith("-"):
+                    print(line, file=sys.stderr)
             result = check_from_triage(result)
             results[-1] = result
         elif args.diff and (result.added or result.removed):
@@ -602,18 +613,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n{total} finding(s) differ from the triage; --diff lists them; refresh: {REFRESH}")
         return 1
     return 0
-
-
-def check_from_triage(result: Result) -> Result:
-    """The same findings, compared with the triage file as it is now on disk."""
-    return Result(
-        result.corpus,
-        result.files,
-        result.lines,
-        result.seconds,
-        result.findings,
-        load_triage(triage_path(result.corpus)),
-    )
 
 
 if __name__ == "__main__":
