@@ -93,6 +93,10 @@ def walk() -> tuple[dict[str, object], dict[str, str]]:
             full = f"{prefix}.{attr}"
             if isinstance(obj, types.ModuleType):
                 if not public_module(obj) or full.count(".") > 8:
+                    # An implementation module re-exported as API (tf.compat.v1.flags) is a
+                    # name, not a namespace to walk; other packages' modules are neither.
+                    if getattr(obj, "__name__", "").startswith("tensorflow.python."):
+                        names[full] = obj
                     continue
                 first = id(obj) not in modules
                 modules[id(obj)] = obj
@@ -120,7 +124,11 @@ def _unalias(name: str, aliases: dict[str, str]) -> str:
     for _ in range(8):
         parts = name.split(".")
         prefix = next(
-            (".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1) if ".".join(parts[:i]) in aliases),
+            (
+                ".".join(parts[:i])
+                for i in range(len(parts) - 1, 0, -1)
+                if ".".join(parts[:i]) in aliases
+            ),
             None,
         )
         if prefix is None:
@@ -223,9 +231,14 @@ def signature_text(obj: Any, drop_first: bool = False) -> str | None:
     except (TypeError, ValueError):
         return None
     params = list(sig.parameters.values())
-    if drop_first and params and params[0].kind in (
-        inspect.Parameter.POSITIONAL_ONLY,
-        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    if (
+        drop_first
+        and params
+        and params[0].kind
+        in (
+            inspect.Parameter.POSITIONAL_ONLY,
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        )
     ):
         params = params[1:]
     parts: list[str] = []
@@ -368,7 +381,7 @@ def member_record(owner: type, attr: str, canon: dict[int, str]) -> list[Any]:
         return ["function", signature_text(fn, drop_first=True), annotation_kind(fn, canon)]
     if inspect.isclass(raw):
         return ["class", None, None]
-    if inspect.isfunction(raw) or inspect.ismethoddescriptor(raw) and callable(raw):
+    if inspect.isfunction(raw) or (inspect.ismethoddescriptor(raw) and callable(raw)):
         return ["function", signature_text(raw, drop_first=True), annotation_kind(raw, canon)]
     if callable(raw) and not isinstance(raw, (property, types.GetSetDescriptorType)):
         return ["function", signature_text(raw, drop_first=False), None]
@@ -391,8 +404,14 @@ def class_record(cls: type, canon: dict[int, str]) -> dict[str, Any]:
         owner = next((k for k in cls.__mro__ if attr in vars(k)), None)
         if owner is None or owner is object:
             continue
-        if owner is not cls and id(owner) in canon:
-            continue  # recorded on that public base
+        # Recorded on the public class nearest above the owner in the MRO (the owner itself
+        # when public): a method of a private base appears once, not on every subclass.
+        mro = cls.__mro__
+        recorder = next(
+            k for k in reversed(mro[: mro.index(owner) + 1]) if k is cls or id(k) in canon
+        )
+        if recorder is not cls:
+            continue
         try:
             members[attr] = member_record(owner, attr, canon)
         except Exception:
@@ -499,8 +518,25 @@ def mentions() -> None:
     """
     import re
 
-    wanted: dict[str, list[str]] = json.load(sys.stdin)
-    out: dict[str, list[str]] = {}
+    request: dict[str, Any] = json.load(sys.stdin)
+    wanted: dict[str, list[str]] = request["params"]
+    out: dict[str, Any] = {"params": {}, "assigned": {}}
+    # Attributes a Keras 3 class sets on its instances (``self.name = ...``) are not in dir().
+    for name, attrs in sorted(request["attributes"].items()):
+        cls: Any = keras
+        try:
+            for part in name.split(".")[1:]:
+                cls = getattr(cls, part)
+        except AttributeError:
+            continue
+        text = ""
+        for klass in cls.__mro__:
+            if getattr(klass, "__module__", "").startswith("keras"):
+                with contextlib.suppress(OSError, TypeError):
+                    text += inspect.getsource(klass)
+        hits = [a for a in attrs if re.search(rf"self\.{re.escape(a)}\s*=", text)]
+        if hits:
+            out["assigned"][name] = hits
     for name, params in sorted(wanted.items()):
         obj: Any = keras
         try:
@@ -520,7 +556,7 @@ def mentions() -> None:
                 text += inspect.getsource(chunk)
         found = [p for p in params if re.search(rf"[\"']{re.escape(p)}[\"']", text)]
         if found:
-            out[name] = found
+            out["params"][name] = found
     json.dump(out, sys.stdout, sort_keys=True)
 
 

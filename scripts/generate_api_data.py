@@ -366,9 +366,13 @@ def param_changes(old: Any, new: Any) -> dict[str, Any] | None:
     renamed: dict[str, str] = {}
     for name in removed:
         i = old_names.index(name)
-        if i < len(new_names) and new_names[i] in added and new_names[i] not in renamed.values():
-            if old.get(name).default == new.get(new_names[i]).default:
-                renamed[name] = new_names[i]
+        if (
+            i < len(new_names)
+            and new_names[i] in added
+            and new_names[i] not in renamed.values()
+            and old.get(name).default == new.get(new_names[i]).default
+        ):
+            renamed[name] = new_names[i]
     positional_kinds = (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD)
     old_pos = [p.name for p in old.parameters if p.kind in positional_kinds]
     new_pos = [p.name for p in new.parameters if p.kind in positional_kinds]
@@ -394,6 +398,21 @@ def param_changes(old: Any, new: Any) -> dict[str, Any] | None:
     return out
 
 
+def _compatible(old_name: str, new_name: str, k2: Universe, k3: Universe) -> bool:
+    """A namesake replaces a callable only if a positional call keeps its meaning.
+
+    (``keras.backend.switch(condition, ...)`` and ``keras.ops.switch(index, ...)`` share a
+    name, not a meaning; ``in_top_k`` swapped its first two parameters.)  The old required
+    positional parameters must open the new signature in the same order.
+    """
+    old = _callable_signature(old_name, k2)
+    new = _callable_signature(new_name, k3)
+    if old is None or new is None:
+        return old is None and new is None
+    required = [p.name for p in old[1].parameters if p.positional and not p.has_default]
+    return list(new[1].positional()[: len(required)]) == required
+
+
 def keras3_facts(k3: Universe, k2: Universe) -> dict[str, Any]:
     names3, objects3 = k3["names"], k3["objects"]
     names2, objects2 = k2["names"], k2["objects"]
@@ -407,7 +426,7 @@ def keras3_facts(k3: Universe, k2: Universe) -> dict[str, Any]:
             continue
         info: dict[str, Any] = {"kind": kind}
         candidates = by_last.get((kind, name.rpartition(".")[2]), set())
-        if len(candidates) == 1:
+        if len(candidates) == 1 and _compatible(name, next(iter(candidates)), k2, k3):
             info["replacement"] = next(iter(candidates))
         removed[name] = info
     # Members (methods, properties) each Keras 2 class defines and its Keras 3 namesake lacks.
@@ -435,14 +454,23 @@ def keras3_facts(k3: Universe, k2: Universe) -> dict[str, Any]:
         if change is not None:
             change["keras3"] = new[0]
             changes[name] = change
-    mentioned = collect(
-        "tensorflow",
-        "mentions",
-        stdin=json.dumps(
-            {c["keras3"]: c["removed"] for c in changes.values() if "removed" in c},
-            sort_keys=True,
-        ),
-    )
+    attributes: dict[str, list[str]] = defaultdict(list)
+    for key, info in members.items():
+        if info["kind"] == "other":
+            owner, _, attr = key.rpartition(".")
+            canon = lookup(owner, names3, objects3)
+            if canon is not None:
+                attributes[canon].append(attr)
+    request = {
+        "params": {c["keras3"]: c["removed"] for c in changes.values() if "removed" in c},
+        "attributes": attributes,
+    }
+    answer = collect("tensorflow", "mentions", stdin=json.dumps(request, sort_keys=True))
+    for key in list(members):
+        owner, _, attr = key.rpartition(".")
+        if attr in answer["assigned"].get(lookup(owner, names3, objects3) or "", []):
+            del members[key]  # an instance attribute of the Keras 3 class: still there
+    mentioned = answer["params"]
     for change in changes.values():
         found = mentioned.get(change["keras3"])
         if found and "removed" in change:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, Literal
 
@@ -83,9 +83,9 @@ def shard_for(name: str, universe: str) -> str:
     return best
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(stem: str) -> Any:
-    text = resources.files(__package__).joinpath("data", f"{stem}.json").read_text("utf-8")
+    text = resources.files(__package__).joinpath(f"data/{stem}.json").read_text("utf-8")
     return json.loads(text)
 
 
@@ -128,7 +128,7 @@ def _spelling(name: str, flavor: str) -> str | None:
 
 
 @lru_cache(maxsize=4096)
-def _resolve(name: str, flavor: str) -> _Found | None | Literal[False]:
+def _resolve(name: str, flavor: str) -> _Found | Literal[False] | None:
     """False: covered and absent; None: not covered."""
     spelled = _spelling(name, flavor)
     if spelled is None:

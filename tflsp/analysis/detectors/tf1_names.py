@@ -276,9 +276,7 @@ TABLE: dict[str, Removed] = {
         "nn.dynamic_rnn nn.static_rnn nn.bidirectional_dynamic_rnn nn.raw_rnn",
     ),
     # Like tf.compat.v1.layers, a lazy tf-keras module: every attribute fails with Keras 3.
-    "nn.rnn_cell": Removed(
-        "`keras.layers.RNN` / `keras.layers.LSTM`", compat_fails_on_keras3=True
-    ),
+    "nn.rnn_cell": Removed("`keras.layers.RNN` / `keras.layers.LSTM`", compat_fails_on_keras3=True),
     "nn.xw_plus_b": Removed("`tf.matmul(x, w) + b`"),
     "nn.relu_layer": Removed("`tf.nn.relu(tf.matmul(x, w) + b)`"),
     "nn.fused_batch_norm": Removed("`tf.nn.batch_normalization`"),
