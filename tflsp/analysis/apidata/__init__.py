@@ -49,6 +49,7 @@ __all__ = [
     "signature",
     "tf1_keyword_renames",
     "tf1_removed",
+    "tf1_renames",
     "tf1_reorders",
     "versions",
 ]
