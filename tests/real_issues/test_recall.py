@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 
 from tests.helpers import CATALOG
-from tests.real_issues.recall import BASELINE, Report, load_cases, read_baseline, run
+from tests.real_issues.recall import BASELINE, HERE, Report, load_cases, read_baseline, run, tomllib
 
 REFRESH = "python -m tests.real_issues.recall --write-baseline"
 
@@ -42,6 +42,15 @@ def test_case_set_is_large_and_balanced_enough() -> None:
 def test_every_case_comes_from_its_own_thread() -> None:
     sources = Counter(c.source for c in CASES)
     assert [s for s, n in sources.items() if n > 1] == []
+
+
+def test_threads_log_records_every_case_thread_once() -> None:
+    log = tomllib.loads((HERE / "threads.toml").read_text(encoding="utf-8"))
+    urls = Counter(t["url"] for t in log["thread"])
+    assert [u for u, n in urls.items() if n > 1] == []
+    used = {t["url"] for t in log["thread"] if t["status"] == "used"}
+    assert sorted(c.source for c in CASES if c.source not in used) == []
+    assert sorted(used - {c.source for c in CASES}) == []
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)

@@ -7,7 +7,7 @@
 # kind = "custom layer with constructor arguments but no get_config()"
 # mistake = "A model class built from a config object has no get_config(), and ModelCheckpoint with save_weights_only=False tries to save the whole model each epoch."
 # runtime = "raises"
-# expected = ["TFL402"]
+# note = "tf.keras 2 raised; Keras 3.15 records plain constructor arguments (ints, dicts of ints) automatically, so get_config() is no longer required for these (checked)."
 # ///
 import tensorflow as tf
 

@@ -7,7 +7,7 @@
 # kind = "custom layer with constructor arguments but no get_config()"
 # mistake = "The translation example's PositionalEmbedding layer takes constructor arguments and defines no get_config(), so model.save() fails on TF 2.x Keras."
 # runtime = "raises"
-# expected = ["TFL402"]
+# note = "tf.keras 2 raised; Keras 3.15 records plain constructor arguments (ints, dicts of ints) automatically, so get_config() is no longer required for these (checked)."
 # ///
 import tensorflow as tf
 from tensorflow import keras

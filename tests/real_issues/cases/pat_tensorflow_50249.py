@@ -7,7 +7,7 @@
 # kind = "standalone keras and tf.keras objects mixed in one model"
 # mistake = "Inputs come from tensorflow.keras while the Dense layer is imported from the standalone keras package, and both are combined into tf.keras Models."
 # runtime = "silent"
-# expected = ["TFL604"]
+# note = "A mistake while keras and tf.keras were different packages (TF <= 2.15, or tf_keras with TF_USE_LEGACY_KERAS=1); on TF 2.21 both names are Keras 3."
 # ///
 from keras.layers import Dense, Input
 from tensorflow import keras

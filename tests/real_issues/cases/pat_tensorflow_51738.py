@@ -7,7 +7,7 @@
 # kind = "standalone keras and tf.keras objects mixed in one model"
 # mistake = "A tf.keras Sequential is filled with a layer imported from the standalone keras package."
 # runtime = "raises"
-# expected = ["TFL604"]
+# note = "A mistake while keras and tf.keras were different packages (TF <= 2.15, or tf_keras with TF_USE_LEGACY_KERAS=1); on TF 2.21 both names are Keras 3."
 # ///
 from keras import layers
 from tensorflow import keras

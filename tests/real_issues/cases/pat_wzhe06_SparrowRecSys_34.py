@@ -7,7 +7,7 @@
 # kind = "attributes set before super().__init__() / super().__init__ missing"
 # mistake = "The FM layer stores its settings on self before calling super().__init__(), which Keras layers refuse."
 # runtime = "raises"
-# expected = ["TFL305"]
+# note = "tf.keras 2 raised; Keras 3.15 accepts a plain attribute set before super().__init__() (checked)."
 # ///
 import tensorflow as tf
 

@@ -7,7 +7,7 @@
 # kind = "standalone keras and tf.keras objects mixed in one model"
 # mistake = "The article builds the model with the standalone keras package but takes Adam from tensorflow.keras.optimizers, mixing two Keras implementations."
 # runtime = "raises"
-# expected = ["TFL604"]
+# note = "A mistake while keras and tf.keras were different packages (TF <= 2.15, or tf_keras with TF_USE_LEGACY_KERAS=1); on TF 2.21 both names are Keras 3."
 # ///
 from keras.layers import Dense
 from keras.models import Sequential
