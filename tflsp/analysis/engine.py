@@ -299,10 +299,7 @@ class Analyzer:
         self, analysis: BlockAnalysis, summary: ModuleSummary, active: frozenset[str]
     ) -> tuple[list[Diagnostic], Dependencies | None]:
         tables = summary.tracked
-        # Findings depend on the summary's core plus the tracked-table entries the detectors
-        # read for this block (see tflsp.analysis.reads).
-        fingerprint = summary.core_fingerprint if tables is not None else summary.fingerprint
-        key = (analysis.text, fingerprint)
+        key = _findings_key(analysis, summary)
         cached = self._findings.get(key)
         if cached is not None:
             held = cached[1]
@@ -396,9 +393,13 @@ class Analyzer:
             entry = previous.get(key)
             if entry is None or entry.analysis is not analysis or not entry.valid_for(summary):
                 entry = self._place(analysis, summary, active, offset)
-            elif entry.summary is not summary:
-                # New summary, same findings: the detectors' reads still hold.
-                entry = replace(entry, summary=summary)
+            else:
+                if entry.summary is not summary:
+                    # New summary, same findings: the detectors' reads still hold.
+                    entry = replace(entry, summary=summary)
+                # Keep the findings cached as used by this analysis: once lines above the block
+                # move (an Enter), the block is placed afresh and must find them there.
+                self._findings.put(_findings_key(analysis, summary), (entry.findings, entry.deps))
             placed[key] = entry
             diagnostics.extend(entry.diagnostics)
         self._placed = placed
@@ -414,6 +415,13 @@ class Analyzer:
 _STATEMENT_RE = re.compile(
     r"(?:async[ \t]+def|def|class|import|return|raise|pass|try|while|with|del|global|nonlocal|assert)\b"
 )
+
+
+def _findings_key(analysis: BlockAnalysis, summary: ModuleSummary) -> tuple[str, int]:
+    """Findings depend on the block's text and the summary's core, plus the tracked-table
+    entries the detectors read for this block (checked separately, see tflsp.analysis.reads)."""
+    tables = summary.tracked
+    return (analysis.text, summary.core_fingerprint if tables is not None else summary.fingerprint)
 
 
 def _may_continue(message: str, following: str) -> bool:
