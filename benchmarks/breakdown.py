@@ -106,6 +106,44 @@ def cold_breakdown(source: str, config: LintConfig, catalog: Catalog) -> dict[st
     return out
 
 
+def typing_breakdown(
+    source: str,
+    config: LintConfig,
+    catalog: Catalog,
+    edits: list[tuple[int, int, str]],
+) -> tuple[dict[str, float], list[float]]:
+    """Replay keystrokes (``(line, column, text)``, as ``lsp_latency.keystrokes`` makes them)
+    through one warm analyzer: seconds per keystroke for each stage (means), and the total
+    time of each keystroke (instrumented)."""
+    analyzer = Analyzer(config, catalog)
+    analyzer.analyze(source)
+    lines = source.split("\n")
+    watch = Stopwatch()
+    totals = []
+    with instrumented(watch):
+        analyzer._detectors = [
+            replace(d, run=watch.wrap(_family(catalog, d.codes, d.name), d.run))
+            for d in analyzer._detectors
+        ]
+        for line, column, text in edits:
+            if text.endswith("\n"):
+                lines.insert(line, text[:-1])
+            else:
+                lines[line] = lines[line][:column] + text + lines[line][column:]
+            typed = "\n".join(lines)
+            began = time.perf_counter()
+            analyzer.analyze(typed)
+            totals.append(time.perf_counter() - began)
+    count = max(1, len(edits))
+    out = {k: v / count for k, v in watch.totals.items()}
+    facts = sum(v for k, v in out.items() if k.startswith("module fact: "))
+    if "extract_facts" in out:
+        out["extract_facts"] -= facts
+    out["total"] = sum(totals) / count
+    out["summaries"] = watch.calls.get("build_summary", 0) / count
+    return out, totals
+
+
 def median_breakdown(
     source: str, config: LintConfig, catalog: Catalog, repeat: int
 ) -> dict[str, float]:
@@ -114,7 +152,7 @@ def median_breakdown(
     return {k: statistics.median(run.get(k, 0.0) for run in runs) for k in keys}
 
 
-def print_breakdown(figures: dict[str, float], parse_ms: float) -> None:
+def print_breakdown(figures: dict[str, float], parse_ms: float, total_label: str = "total") -> None:
     total = figures["total"] * 1000
     print(f"  {'stage':<44}{'ms':>9}{'share':>8}{'/parse':>8}")
     labels = dict(STAGES)
@@ -133,7 +171,7 @@ def print_breakdown(figures: dict[str, float], parse_ms: float) -> None:
         )
     rest = total - accounted
     print(f"  {'engine (placing, dedupe, sort, rest)':<44}{rest:>9.1f}{rest / total:>7.0%}")
-    print(f"  {'total (instrumented)':<44}{total:>9.1f}{'':>8}{total / parse_ms:>7.2f}x")
+    print(f"  {total_label + ' (instrumented)':<44}{total:>9.1f}{'':>8}{total / parse_ms:>7.2f}x")
 
 
 _FIRST_USE = """

@@ -8,12 +8,14 @@ left out with a message when the corpus is absent), on a generated 5,000-line mo
   goes: splitting, parsing, indexing, fact extraction, summary, each detector family
   (``benchmarks/breakdown.py``);
 - what the first analysis in a fresh process pays: imports, catalog, detectors;
+- with ``--typing``: the same breakdown per keystroke, typing at the three places of
+  ``lsp_latency.py`` (in a function, in a method, at module level);
 - the whole ``tflsp check`` command as a process (start-up included);
 - re-analysing after a one-line edit inside one function (the block cache at work), and after
   an edit that changes a module-wide fact (a new import), which invalidates every block's
   findings but not their parse.
 
-Usage: ``python benchmarks/check_speed.py [--real 5000] [--lines 5000] [--repeat 15]``
+Usage: ``python benchmarks/check_speed.py [--real 5000] [--lines 5000] [--repeat 15] [--typing]``
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from breakdown import first_use, median_breakdown, print_breakdown
+from breakdown import first_use, median_breakdown, print_breakdown, typing_breakdown
 from bytecode import ensure_bytecode
 from generate import generate
+from lsp_latency import keystrokes, typing_places
 from realcode import missing_corpus_message, real_module
 
 from tflsp.analysis.engine import Analyzer
@@ -124,6 +127,18 @@ def measure_module(label: str, source: str, args: argparse.Namespace) -> None:
         timed(lambda: analyzer.analyze(next(iterator)), len(wide)),
     )
 
+    if args.typing:
+        for place in typing_places(source):
+            edits = keystrokes(place)
+            figures, totals = typing_breakdown(source, config, catalog, edits)
+            print(
+                f"  typing {place.name} (line {place.after + 2}, {len(edits)} keystrokes): "
+                f"median {statistics.median(totals) * 1000:.1f} ms, p95 "
+                f"{pct([t * 1000 for t in totals], 0.95):.1f} ms; summary rebuilt on "
+                f"{figures.pop('summaries'):.0%} of keystrokes; mean per keystroke by stage:"
+            )
+            print_breakdown(figures, parse_ms, "mean keystroke")
+
     first = first_use(source)
     print("  first analysis in a fresh process (medians of 3):")
     for step, seconds in first.items():
@@ -132,7 +147,17 @@ def measure_module(label: str, source: str, args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big_module.py"
         path.write_text(source)
-        command = [sys.executable, "-m", "tflsp", "check", "--quiet", "--select", "ALL", str(path)]
+        command = [
+            sys.executable,
+            "-m",
+            "tflsp",
+            "check",
+            "--quiet",
+            "--no-cache",
+            "--select",
+            "ALL",
+            str(path),
+        ]
         report(
             "tflsp check (process) on this module",
             timed(lambda: subprocess.run(command, capture_output=True), 5),
@@ -150,6 +175,11 @@ def main() -> None:
         "--lines", type=int, nargs="*", default=[5000], help="generated module sizes"
     )
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument(
+        "--typing",
+        action="store_true",
+        help="also break down keystrokes typed at three places (see lsp_latency.py)",
+    )
     args = parser.parse_args()
     ensure_bytecode()
     # The CLI and the server run the analyzer with the cyclic collector off; so does every
@@ -160,7 +190,15 @@ def main() -> None:
         measure_module(label, source, args)
 
     print()
-    command = [sys.executable, "-m", "tflsp", "check", "--quiet", str(ROOT / "examples")]
+    command = [
+        sys.executable,
+        "-m",
+        "tflsp",
+        "check",
+        "--quiet",
+        "--no-cache",
+        str(ROOT / "examples"),
+    ]
     report(
         "tflsp check (process) on examples/",
         timed(lambda: subprocess.run(command, capture_output=True), 5),

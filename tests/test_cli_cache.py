@@ -202,7 +202,15 @@ def test_the_analysis_fingerprint_follows_the_catalog(tmp_path: Path, monkeypatc
     monkeypatch.setattr(cache, "PATTERNS_DIR", patterns)
     assert cache.analysis_fingerprint() == before  # same content, same fingerprint
     toml = next(iter(sorted(patterns.glob("*/pattern.toml"))))
-    toml.write_text(toml.read_text().replace('severity = "', 'severity = "x', 1))
+    original = toml.read_bytes()
+    stat = toml.stat()
+    toml.write_bytes(original.replace(b'severity = "', b'severity = "x', 1))
+    assert cache.analysis_fingerprint() != before
+    # The same bytes back with the original time: the same fingerprint; a new time: another.
+    toml.write_bytes(original)
+    os.utime(toml, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert cache.analysis_fingerprint() == before
+    os.utime(toml, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
     assert cache.analysis_fingerprint() != before
 
 

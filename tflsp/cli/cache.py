@@ -8,9 +8,9 @@ what earlier runs found::
       1-0.1.0/                          cache format - tflsp version
         <analysis fingerprint>.json     one store per analyzer and catalog
 
-The **analysis fingerprint** names the code that computes findings: the version, the source of
-the modules that decide findings (so a checkout that changes a detector never reads findings of
-the old code) and the catalog's ``pattern.toml`` files.  Inside a store, an entry's **key** is a
+The **analysis fingerprint** names the code that computes findings: the version, the size and
+modification time of the modules that decide findings (so a checkout that changes a detector
+never reads findings of the old code) and of the catalog's ``pattern.toml`` files.  Inside a store, an entry's **key** is a
 digest of the file's bytes, the rule set resolved for that file (every field of its
 :class:`~tflsp.analysis.engine.LintConfig`: enabled codes after per-file ignores, severities,
 target Keras version, the ``TF_USE_LEGACY_KERAS`` environment, the size limit), whether it is a
@@ -53,9 +53,8 @@ MAX_AGE = 30 * 24 * 3600  # seconds an unused entry is kept
 KEEP_STORES = 4  # stores kept in one cache folder (older tflsp versions, edited checkouts)
 
 _PACKAGE = Path(tflsp.__file__).resolve().parent
-_PATTERN_FOLDERS = _PACKAGE / "catalog" / "patterns"
 # Subpackages whose code cannot change what ``tflsp check`` finds.
-_NOT_FINDINGS = frozenset({"server", "verify", "sphinxext", "__pycache__"})
+_NOT_FINDINGS = ("server", "verify", "sphinxext")
 _TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by tflsp.\n"
@@ -64,34 +63,43 @@ _TAG = (
 
 
 def analysis_fingerprint() -> str:
-    """A digest of the tflsp version, the code that computes findings and the catalog."""
+    """A digest of the tflsp version, the code that computes findings and the catalog.
+
+    Files count by size and modification time, as Python's own bytecode cache does: reading
+    them all would cost a warm run more than everything else it does but reading the files.
+    """
     digest = hashlib.sha256(f"{FORMAT}\0{tflsp.__version__}\0".encode())
-    for name, path in _fingerprinted_files():
-        digest.update(name.encode() + b"\0")
-        with contextlib.suppress(OSError):
-            digest.update(path.read_bytes())
-        digest.update(b"\0")
+    for name, size, mtime in sorted(_fingerprinted_files()):
+        digest.update(f"{name}\0{size}\0{mtime}\0".encode())
     return digest.hexdigest()[:24]
 
 
-def _fingerprinted_files() -> list[tuple[str, Path]]:
-    out: list[tuple[str, Path]] = []
-    stack = [_PACKAGE]
+def _fingerprinted_files() -> list[tuple[str, int, int]]:
+    """(name, size, mtime) of the modules that decide findings and of each pattern.toml."""
+    out: list[tuple[str, int, int]] = []
+    package = str(_PACKAGE)
+    skip = {os.path.join(package, "catalog", "patterns")}  # examples and prose
+    skip.update(os.path.join(package, name) for name in _NOT_FINDINGS)
+    stack = [package]
     while stack:
         folder = stack.pop()
         with os.scandir(folder) as entries:
             for entry in entries:
-                path = Path(entry.path)
                 if entry.is_dir():
-                    # Pattern folders hold examples and prose: only their pattern.toml counts.
-                    if entry.name not in _NOT_FINDINGS and path != _PATTERN_FOLDERS:
-                        stack.append(path)
+                    if entry.path not in skip and entry.name != "__pycache__":
+                        stack.append(entry.path)
                 elif entry.name.endswith(".py"):
-                    out.append((path.relative_to(_PACKAGE).as_posix(), path))
+                    stat = entry.stat()
+                    name = os.path.relpath(entry.path, package)
+                    out.append((name, stat.st_size, stat.st_mtime_ns))
     # The catalog's data: codes, severities, Keras versions, default rules.
-    for toml in PATTERNS_DIR.glob("*/pattern.toml"):
-        out.append((f"patterns/{toml.parent.name}/pattern.toml", toml))
-    return sorted(out)
+    with os.scandir(PATTERNS_DIR) as folders:
+        for folder_entry in folders:
+            toml = os.path.join(folder_entry.path, "pattern.toml")
+            with contextlib.suppress(OSError):
+                stat = os.stat(toml)
+                out.append((f"patterns/{folder_entry.name}", stat.st_size, stat.st_mtime_ns))
+    return out
 
 
 def dependency_fingerprint(path: str) -> str:
