@@ -10,13 +10,13 @@ what earlier runs found::
 
 The **analysis fingerprint** names the code that computes findings: the version, the size and
 modification time of the modules that decide findings (so a checkout that changes a detector
-never reads findings of the old code) and of the catalog's ``pattern.toml`` files.  Inside a store, an entry's **key** is a
-digest of the file's bytes, the rule set resolved for that file (every field of its
-:class:`~tflsp.analysis.engine.LintConfig`: enabled codes after per-file ignores, severities,
-target Keras version, the ``TF_USE_LEGACY_KERAS`` environment, the size limit), whether it is a
-notebook, and its **dependency fingerprint** (:func:`dependency_fingerprint`).  Entries hold
-findings only, in a form that does not depend on the output language or format: messages are
-rendered from the catalog at output time.
+never reads findings of the old code) and of the catalog's ``pattern.toml`` files.  Inside a
+store, an entry's **key** is a digest of the file's bytes, the rule set resolved for that file
+(every field of its :class:`~tflsp.analysis.engine.LintConfig`: enabled codes after per-file
+ignores, severities, target Keras version, the ``TF_USE_LEGACY_KERAS`` environment, the size
+limit), whether it is a notebook, and its **dependency fingerprint**
+(:func:`dependency_fingerprint`).  Entries hold findings only, in a form that does not depend
+on the output language or format: messages are rendered from the catalog at output time.
 
 Only the main process reads and writes a store; ``--jobs`` workers return what they found.  A
 store is replaced atomically, so a concurrent run or an interrupted one leaves a whole file; a
@@ -147,7 +147,8 @@ def _project_root(start: Path) -> Path | None:
 def config_fingerprint(config: LintConfig) -> str:
     """A digest of every field of a resolved rule set (sets sorted: stable across processes)."""
     fields = {f.name: _stable(getattr(config, f.name)) for f in dataclasses.fields(config)}
-    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:24]
+    text = json.dumps(fields, sort_keys=True, default=repr)  # repr: a field of a new kind
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def _stable(value: Any) -> Any:
@@ -252,10 +253,10 @@ class CheckCache:
 
     def _prune_stores(self) -> None:
         stores = []
-        for folder in self.directory.iterdir():
-            if folder.is_dir() and folder.name[:1].isdigit():
-                for store in folder.glob("*.json"):
-                    with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError):
+            for folder in self.directory.iterdir():
+                if folder.is_dir() and folder.name[:1].isdigit():
+                    for store in folder.glob("*.json"):
                         stores.append((store.stat().st_mtime, store))
         stores.sort(reverse=True)
         for _, store in stores[KEEP_STORES:]:
