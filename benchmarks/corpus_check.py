@@ -126,7 +126,7 @@ def main() -> None:
     ensure_bytecode()
     tree = args.tree or corpus_dir()
     if not tree.is_dir():
-        sys.exit(missing_corpus_message().replace("measuring the generated module only", "stop"))
+        sys.exit(missing_corpus_message("nothing to measure (--tree names another folder)"))
     files = sorted(tree.rglob("*.py"))
     lines = sum(p.read_bytes().count(b"\n") for p in files)
     print(

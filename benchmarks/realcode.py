@@ -37,10 +37,10 @@ def corpus_files(corpus: Path | None = None) -> list[Path]:
     return sorted(folder.rglob("*.py")) if folder.is_dir() else []
 
 
-def missing_corpus_message() -> str:
+def missing_corpus_message(consequence: str = "measuring the generated module only") -> str:
     return (
         f"{corpus_dir()} is absent: the real-code figures need ../shared/corpus (set "
-        "TFLSP_SHARED to the folder that has corpus/); measuring the generated module only"
+        f"TFLSP_SHARED to the folder that has corpus/); {consequence}"
     )
 
 
@@ -143,7 +143,7 @@ def main() -> None:
     args = parser.parse_args()
     module = real_module(args.lines)
     if module is None:
-        sys.exit(missing_corpus_message())
+        sys.exit(missing_corpus_message("no module to print"))
     print(
         f"# {module.text.count(chr(10))} lines, {module.statements} statements "
         f"from {len(module.files)} files",
