@@ -27,6 +27,7 @@ else:  # pragma: no cover
 
 DEFAULT_DOCS_URL = "https://tflsp.readthedocs.io/en/latest/"
 DEFAULT_MAX_CHARS = 2_000_000
+DEFAULT_CACHE_DIR = ".tflsp_cache"
 DEFAULT_VERIFIER_TIMEOUT = 60
 DEFAULT_VERIFIER_MEMORY = 6 * 1024**3
 
@@ -120,6 +121,20 @@ SETTINGS: tuple[SettingSpec, ...] = (
         DEFAULT_MAX_CHARS,
         "Files larger than this are skipped with a notice instead of analysed.",
         "これより大きいファイルは解析せず、その旨を通知します。",
+    ),
+    SettingSpec(
+        "cache-dir",
+        "path",
+        DEFAULT_CACHE_DIR,
+        "Where `tflsp check` keeps the findings of files it has checked, so that an unchanged "
+        "file is not analysed again (relative to the project root: the folder of the "
+        "`pyproject.toml`). `--no-cache` turns the cache off for one run; the environment "
+        "variable `TFLSP_CACHE_DIR` overrides this setting.",
+        "`tflsp check` が検査済みファイルの結果を保存する場所。変更のないファイルは再解析しません"
+        "（プロジェクトルート、つまり `pyproject.toml` のあるフォルダーからの相対パス）。"
+        "`--no-cache` でその回だけキャッシュを使いません。環境変数 `TFLSP_CACHE_DIR` はこの設定より優先されます。",
+        scope="cli",
+        example='cache-dir = "build/tflsp-cache"',
     ),
     SettingSpec(
         "fix-all",
@@ -233,6 +248,7 @@ class Settings:
     lang: str = "auto"
     docs_base_url: str = DEFAULT_DOCS_URL
     max_file_size: int = DEFAULT_MAX_CHARS
+    cache_dir: str = DEFAULT_CACHE_DIR
     fix_all: bool = True
     diagnostics_delay: int = 0
     verifier_python: str = ""
@@ -459,6 +475,10 @@ def _coerce(key: str, value: Any) -> Any:
         return delay
     if key == "verifier-python":
         return str(value)
+    if key == "cache-dir":
+        if not isinstance(value, str) or not value.strip():
+            raise SettingsError("cache-dir must be a path")
+        return value
     if key in ("verifier-enabled", "verifier-prewarm"):
         if isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"
