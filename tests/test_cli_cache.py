@@ -344,3 +344,13 @@ def test_old_stores_are_pruned(project: Path) -> None:
 
 def the_newest(cache: Path) -> Path:
     return max(stores(cache), key=lambda p: p.stat().st_mtime_ns)
+
+
+def test_the_analysis_fingerprint_follows_the_api_data() -> None:
+    # Findings also depend on data files (the generated TF/Keras API data), not only on code.
+    from tflsp.cli import cache
+
+    names = {name for name, _, _ in cache._fingerprinted_files()}
+    assert any(
+        name.startswith("analysis/apidata/data/") and name.endswith(".json") for name in names
+    )

@@ -75,7 +75,8 @@ def analysis_fingerprint() -> str:
 
 
 def _fingerprinted_files() -> list[tuple[str, int, int]]:
-    """(name, size, mtime) of the modules that decide findings and of each pattern.toml."""
+    """(name, size, mtime) of the modules and data files that decide findings and of each
+    pattern.toml."""
     out: list[tuple[str, int, int]] = []
     package = str(_PACKAGE)
     skip = {os.path.join(package, "catalog", "patterns")}  # examples and prose
@@ -88,7 +89,7 @@ def _fingerprinted_files() -> list[tuple[str, int, int]]:
                 if entry.is_dir():
                     if entry.path not in skip and entry.name != "__pycache__":
                         stack.append(entry.path)
-                elif entry.name.endswith(".py"):
+                elif entry.name.endswith((".py", ".json")):  # code, and data such as apidata
                     stat = entry.stat()
                     name = os.path.relpath(entry.path, package)
                     out.append((name, stat.st_size, stat.st_mtime_ns))
