@@ -257,11 +257,11 @@ class TflspServer(LanguageServer):
                 len(target.rendered),
             )
         self._show_problems(target)
-        if first:
-            self.collector.opened()
-        self.collector.soon()
-        if self.pull_diagnostics:
-            return
+        if not self.pull_diagnostics:
+            self._publish(target)
+        self.collector.analysed(opened=first)
+
+    def _publish(self, target: Target) -> None:
         by_uri: dict[str, list[Any]] = {uri: [] for uri in target.uris()}
         for item in target.rendered:
             by_uri.setdefault(item.uri, []).append(item)
