@@ -119,6 +119,16 @@ class Target:
         module_line = self.line_map.module_line(uri, line) if self.line_map else None
         return (module_line, column) if module_line is not None else None
 
+    @property
+    def newline(self) -> str:
+        """The line break fixes should write: the document's (a notebook's first cell's)."""
+        if self.text is not None:
+            return self.text.buffer.newline
+        for cell in self.notebook.cells if self.notebook is not None else ():
+            if cell.buffer.breaks is not None:
+                return cell.buffer.newline
+        return "\n"
+
     def rendered_for(self, uri: str) -> list[Rendered]:
         return [r for r in self.rendered if r.uri == uri]
 
@@ -241,7 +251,9 @@ class Workspace:
             target.line_map = line_map
             target.notice = target.result.skipped
             assert target.renderer is not None
-            target.rendered = target.renderer.render_all(target.result.diagnostics, target.locate)
+            target.rendered = target.renderer.render_all(
+                target.result.diagnostics, target.locate, target.newline
+            )
         return True
 
     def _source(self, target: Target) -> tuple[str, LineMap | None, int]:
