@@ -256,12 +256,18 @@ class NotebookState:
     uri: str
     version: int | None
     cells: list[Cell] = field(default_factory=list)
+    # Cells taken out of the notebook whose text document was not closed.
+    detached: dict[str, Cell] = field(default_factory=dict)
 
     def cell(self, uri: str) -> Cell | None:
         for cell in self.cells:
             if cell.uri == uri:
                 return cell
         return None
+
+    def known_cells(self) -> dict[str, Cell]:
+        """Every cell whose text the server holds: in the notebook or detached from it."""
+        return {**self.detached, **{cell.uri: cell for cell in self.cells}}
 
     @property
     def path(self) -> Path | None:
