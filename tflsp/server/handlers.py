@@ -172,6 +172,7 @@ def register(server: TflspServer) -> None:
     async def workspace_diagnostic(params: types.WorkspaceDiagnosticParams) -> RawResult:
         previous = {p.uri: p.value for p in params.previous_result_ids or []}
         deadline = asyncio.get_event_loop().time() + WORKSPACE_DIAGNOSTIC_HOLD
+        closed = server.closed_count
         while True:
             items = []
             changed = False
@@ -190,6 +191,8 @@ def register(server: TflspServer) -> None:
                     else:
                         changed = True
                     items.append(item)
+            # A document closed meanwhile is a change too: the client's report must drop it.
+            changed = changed or server.closed_count != closed
             if changed or not previous or asyncio.get_event_loop().time() >= deadline:
                 return RawResult({"items": items})
             # Nothing new: hold the request open (clients re-ask as soon as it returns).

@@ -85,6 +85,7 @@ class TflspServer(LanguageServer):
         self._flush_handle: asyncio.Handle | None = None
         self._deferred_since: float | None = None
         self._notices: dict[str, str] = {}
+        self.closed_count = 0  # documents closed so far (a held workspace/diagnostic watches it)
         self._tasks: set[asyncio.Future[Any]] = set()
         self.collector = IdleCollector(self.busy)
         from tflsp.server.handlers import register
@@ -138,6 +139,7 @@ class TflspServer(LanguageServer):
         target = self.docs.close(uri)
         if target is None:
             return
+        self.closed_count += 1
         self._dirty.pop(uri, None)
         self._notices.pop(uri, None)
         self.verification.pins.forget(target.key)
