@@ -13,7 +13,7 @@ from typing import Any
 
 from tflsp.analysis.fixes import fix_source
 from tflsp.catalog import Catalog
-from tflsp.cli.formats import docs_url
+from tflsp.cli.links import docs_url
 from tflsp.server.commands import FIX_ALL, OPEN_DOCS, QUICKFIX
 from tflsp.server.documents import BOM
 from tflsp.server.names import block_context

@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 # How long a workspace/diagnostic request with nothing new waits before answering anyway.
 WORKSPACE_DIAGNOSTIC_HOLD = 30.0
+# Links tflsp.openDocs shows as they are (anything else is taken for a pattern code or name).
+_LINK_SCHEMES = ("http://", "https://", "file://")
 
 
 def register(server: TflspServer) -> None:
@@ -306,17 +308,25 @@ def register(server: TflspServer) -> None:
 
     @command(OPEN_DOCS)
     async def open_docs(*args: Any) -> RawResult:
-        from tflsp.cli.formats import docs_url
+        """Show a page: a link (``codeDescription.href``), a pattern code, or nothing for the
+        start page of the documentation."""
+        from tflsp.cli.links import docs_url, site_url
 
-        if not args or not isinstance(args[0], str):
+        if args and not isinstance(args[0], str):
             raise JsonRpcInvalidParams("expected a URL or a pattern code")
-        url = args[0]
         lang = lang_of()
-        if not url.startswith(("http://", "https://")):
-            settings = server.docs.settings.for_path(None)
-            found = docs_url(settings.docs_base_url, server.docs.catalog, url, lang)
+        settings = server.docs.settings.for_path(None)
+        wanted = args[0] if args else None
+        if wanted is None:
+            url = site_url(settings.docs_base_url, lang)
+            if url is None:
+                raise JsonRpcInvalidParams("the documentation is not built; see `tflsp docs`")
+        elif wanted.startswith(_LINK_SCHEMES):
+            url = wanted
+        else:
+            found = docs_url(settings.docs_base_url, server.docs.catalog, wanted, lang)
             if found is None:
-                raise JsonRpcInvalidParams(f"unknown pattern {url!r}")
+                raise JsonRpcInvalidParams(f"unknown pattern {wanted!r}")
             url = found
         shown = False
         if server.capability("window.show_document.support"):
@@ -325,6 +335,7 @@ def register(server: TflspServer) -> None:
             )
             shown = bool(getattr(result, "success", False))
         if not shown:
-            code = args[0] if not args[0].startswith("http") else url.rsplit("/", 1)[-1]
+            linked = wanted is None or wanted.startswith(_LINK_SCHEMES)
+            code = url.rsplit("/", 1)[-1] if linked else wanted
             server.show(text("docs_link", lang, code=code, url=url))
         return RawResult({"url": url, "shown": shown})

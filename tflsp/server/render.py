@@ -61,7 +61,7 @@ class Rendered:
 
 class DiagnosticRenderer:
     def __init__(self, catalog: Catalog, lang: str, docs_base: str, encoding: str) -> None:
-        from tflsp.cli.formats import docs_url
+        from tflsp.cli.links import docs_url
 
         self._docs_url = docs_url
         self.catalog = catalog
