@@ -271,3 +271,16 @@ def test_fix_all_keeps_the_bom(server: RawServer) -> None:
     assert "\f" not in edit["newText"]
     assert edit["range"]["start"]["line"] == 3
     assert edit["newText"] == "    tf.print(x)"
+
+
+def test_a_range_past_the_line_end_is_sent_clamped(server: RawServer) -> None:
+    """The analyzer points one past the end of a line that stops too early.  LSP reads such a
+    position as the line's end; the server sends the line's end itself, as the CLI's range
+    means, so every position it sends exists in the client's text."""
+    uri = "file:///eol_error.py"
+    server.open(uri, "def f(x):\n")
+    (diagnostic,) = server.diagnostics(uri, 1)
+    assert diagnostic["range"] == {
+        "start": {"line": 0, "character": 9},
+        "end": {"line": 0, "character": 9},
+    }
