@@ -15,8 +15,8 @@ collection off and collects itself:
   next full passes skip them.  A frozen object in a cycle that becomes garbage later (an
   analysis replaced by the next keystroke) is never collected while it stays frozen, so the
   survivors are unfrozen and collected again at every ``didClose`` and, while documents stay
-  open, at most every :data:`_DEEP_PERIOD` seconds of idleness.  Nothing is frozen before it
-  has been through a collection: freezing uncollected garbage would keep it until then.
+  open and are edited, every :data:`_DEEP_PERIOD` seconds when idle.  Nothing is frozen
+  before it has been through a collection: freezing uncollected garbage would keep it.
 
 Reference counting still frees everything that is not part of a cycle immediately.
 """
@@ -48,6 +48,7 @@ class IdleCollector:
         self._deep_pending = False
         self._count = 0
         self._deep_at = time.monotonic()
+        self._analysed_since_deep = False
         self._timer: asyncio.TimerHandle | None = None
 
     def start(self) -> None:
@@ -55,7 +56,7 @@ class IdleCollector:
         self._tick()
 
     def _tick(self) -> None:
-        if time.monotonic() - self._deep_at >= _DEEP_PERIOD:
+        if self._analysed_since_deep and time.monotonic() - self._deep_at >= _DEEP_PERIOD:
             self._deep_pending = True
         self.soon()
         self._timer = asyncio.get_event_loop().call_later(_PERIOD, self._tick)
@@ -66,6 +67,7 @@ class IdleCollector:
 
     def analysed(self, opened: bool = False) -> None:
         """An analysis was published.  ``opened``: a document's caches were just filled."""
+        self._analysed_since_deep = True
         if gc.get_count()[0] > _YOUNG_LIMIT:
             # Do not wait for an idle moment that may not come: a young pass is cheap.
             self._count += 1
@@ -87,7 +89,7 @@ class IdleCollector:
             return
         self._count += 1
         if self._deep_pending:
-            self._deep_pending = self._full_pending = False
+            self._deep_pending = self._full_pending = self._analysed_since_deep = False
             self._deep_at = time.monotonic()
             gc.unfreeze()
             gc.collect()
