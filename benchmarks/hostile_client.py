@@ -197,12 +197,6 @@ class Editor:
         self.paste_pool = paste_pool
         self.counter = 0
 
-    def line_bounds(self, doc: Doc) -> list[tuple[int, int]]:
-        return doc.lines()
-
-    def random_line(self, doc: Doc) -> int:
-        return self.rng.randrange(len(doc.lines()))
-
     def indent_of(self, doc: Doc, line: int) -> str:
         text = doc.line_text(line)
         return text[: len(text) - len(text.lstrip(" \t"))]

@@ -1,15 +1,17 @@
-"""Build backend: setuptools, plus the HTML documentation inside every wheel.
+"""Build backend: setuptools, plus the HTML documentation inside release wheels.
 
 The links tflsp shows (diagnostics, hovers, "open the documentation", JSON and SARIF) go to
 the documentation installed with it until a site is published (``tflsp/cli/links.py``), so a
-wheel carries the English and the Japanese site in ``tflsp/data/docs/html``.  Only wheels
-build them: Sphinx and the theme are added to what a wheel build installs, not to what an
-sdist or an editable install needs (an editable checkout links to ``docs/_build/html`` once
-built, else to the explanation files of the catalog).
+release wheel carries the English and the Japanese site in ``tflsp/data/docs/html``.
 
-``TFLSP_WHEEL_DOCS=0`` builds a wheel without the documentation (its links then go to the
-explanation files).  ``pyproject.toml`` names this module (``backend-path``) and its
-``BuildPy`` (``[tool.setuptools.cmdclass]``).
+Only a wheel built from an sdist (``python -m build`` builds the sdist first; an sdist has
+``PKG-INFO``) builds them: Sphinx and the theme are then added to what the build installs.
+A wheel built straight from a clone (``pip install .``, ``pip install git+…``, a pre-commit
+hook environment) and an editable install build nothing and need nothing new; their links go
+to ``docs/_build/html`` of a clone once built, else to the explanation files of the catalog.
+``TFLSP_WHEEL_DOCS=1`` builds the documentation into any wheel, ``TFLSP_WHEEL_DOCS=0`` into
+none.  ``pyproject.toml`` names this module (``backend-path``) and its ``BuildPy``
+(``[tool.setuptools.cmdclass]``).
 """
 
 from __future__ import annotations
@@ -37,8 +39,17 @@ SITE = Path("tflsp", "data", "docs", "html")
 BUILD_TIMEOUT = 900
 
 
+def builds_docs(root: Path) -> bool:
+    """Does a wheel built from ``root`` carry the documentation? (See the module docstring.)"""
+    setting = os.environ.get("TFLSP_WHEEL_DOCS")
+    if setting == "0" or not (root / "docs" / "conf.py").is_file():
+        return False
+    return setting == "1" or (root / "PKG-INFO").is_file()
+
+
 def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
-    return [*_setuptools.get_requires_for_build_wheel(config_settings), *DOCS_REQUIRES]
+    requires = _setuptools.get_requires_for_build_wheel(config_settings)
+    return [*requires, *DOCS_REQUIRES] if builds_docs(Path.cwd()) else requires
 
 
 class BuildPy(build_py):
@@ -46,9 +57,8 @@ class BuildPy(build_py):
 
     def run(self) -> None:
         super().run()
-        if self.editable_mode or os.environ.get("TFLSP_WHEEL_DOCS") == "0":
-            return
-        build_docs(Path.cwd(), Path(self.build_lib) / SITE)
+        if not self.editable_mode and builds_docs(Path.cwd()):
+            build_docs(Path.cwd(), Path(self.build_lib) / SITE)
 
 
 def build_docs(root: Path, out: Path) -> None:

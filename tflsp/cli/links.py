@@ -7,7 +7,7 @@ tflsp (``file://`` addresses):
 
 1. ``$TFLSP_DOCS_DIR`` when set (a site built elsewhere);
 2. ``docs/_build/html`` of a source checkout, once built (``tflsp docs`` explains how);
-3. the site a wheel carries (``tflsp/data/docs/html``, built when the wheel is built).
+3. the site a release wheel carries (``tflsp/data/docs/html``, built with the wheel).
 
 Without any of them (an editable checkout whose docs were never built) a link goes to the
 pattern's explanation file in the catalog: a real page, in the same language, that every
