@@ -25,7 +25,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-DEFAULT_DOCS_URL = "https://tflsp.readthedocs.io/en/latest/"
+# No site is published yet: empty means the documentation installed with tflsp (file:// links,
+# see tflsp.cli.links).
+DEFAULT_DOCS_URL = ""
 DEFAULT_MAX_CHARS = 2_000_000
 DEFAULT_CACHE_DIR = ".tflsp_cache"
 DEFAULT_VERIFIER_TIMEOUT = 60
@@ -112,8 +114,12 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "docs-base-url",
         "URL",
         DEFAULT_DOCS_URL,
-        "Where pattern pages live; diagnostics link to `<base>patterns/<CODE>-<name>.html`.",
-        "パターンのページの場所。診断は `<base>patterns/<CODE>-<name>.html` にリンクします。",
+        "Where pattern pages live; diagnostics link to `<base>patterns/<CODE>-<name>.html`. "
+        "Empty (the default): the HTML documentation installed with tflsp (`file://` links), "
+        "or the pattern's explanation file when the documentation is not built.",
+        "パターンのページの場所。診断は `<base>patterns/<CODE>-<name>.html` にリンクします。"
+        "空（既定）のときは tflsp と一緒にインストールされた HTML ドキュメント（`file://` のリンク）、"
+        "ドキュメントがビルドされていなければパターンの解説ファイルにリンクします。",
     ),
     SettingSpec(
         "max-file-size",
@@ -452,8 +458,8 @@ def _coerce(key: str, value: Any) -> Any:
             raise SettingsError('lang must be "auto", "en" or "ja"')
         return value
     if key == "docs-base-url":
-        text = str(value)
-        return text if text.endswith("/") else text + "/"
+        text = str(value).strip()
+        return text if not text or text.endswith("/") else text + "/"
     if key == "max-file-size":
         try:
             return int(value)

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
-from tflsp.analysis.blocks import Chunk, lexical_extent, split_chunks
+from tflsp.analysis.blocks import Chunk, lexical_extent, normalise_newlines, split_chunks
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, syntax_error_diagnostic
 from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
@@ -380,6 +380,8 @@ class Analyzer:
             )
         if "\x00" in source:
             return ModuleResult([], None, skipped="file contains NUL bytes (binary?)")
+        # Lines end at "\r\n", "\r" or "\n" as in Python; positions are the same after this.
+        source = normalise_newlines(source)
         views = self.split(source)
         summary = self._summarise(views)
         active = self._active_codes(summary)
