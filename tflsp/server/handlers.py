@@ -330,8 +330,11 @@ def register(server: TflspServer) -> None:
             url = found
         shown = False
         if server.capability("window.show_document.support"):
+            # A pattern's explanation file (no HTML site built) is a text document: the
+            # editor opens it in a tab, where Markdown previews work; web pages go to a browser.
+            in_editor = url.startswith("file://") and url.endswith(".md")
             result = await server.window_show_document_async(
-                types.ShowDocumentParams(uri=url, external=True)
+                types.ShowDocumentParams(uri=url, external=not in_editor, take_focus=True)
             )
             shown = bool(getattr(result, "success", False))
         if not shown:
