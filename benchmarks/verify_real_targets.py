@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.verify.realcode.plan import build_cases  # noqa: E402
-from tests.verify.realcode.run import run_cli, summarise  # noqa: E402
+from tests.verify.realcode.run import Summary, run_cli, summarise  # noqa: E402
+from tests.verify.realcode.targets import AUDIT, OWN  # noqa: E402
 
 
 def main() -> int:
@@ -51,6 +52,10 @@ def main() -> int:
             print(item.line())
         print()
         print(summary.text(f"{args.set} ({args.tflsp or ROOT})"))
+        for name, keys in (("own", {t.key for t in OWN}), ("audit", {t.key for t in AUDIT})):
+            part = [s for s in summary.scores if s.case.target.key in keys]
+            if part and len(part) < len(summary.scores):
+                print(Summary(part, seconds).text(f"  of which {name}"))
     return 0
 
 

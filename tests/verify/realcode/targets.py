@@ -227,7 +227,7 @@ OWN: tuple[Target, ...] = (
         f"{NB}/guide/intro_to_modules.py",
         "MySequentialModel",
         "model",
-        truth={"tracking": ("TFL301",), "saveload": ("TFL401", "TFL301")},
+        truth={"tracking": ("TFL301",), "saveload": ("TFL301",)},
     ),
     Target("nb.LoopsModule", "corpus", f"{NB}/guide/basic_training_loops.py", "MyModel", "module"),
     Target(

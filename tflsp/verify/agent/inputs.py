@@ -627,9 +627,21 @@ def with_optional(
 
 
 # -- the search -----------------------------------------------------------------------------------
+def fresh_names() -> None:
+    """Layer names as in a fresh program (``dense``, not ``dense_7``): the verifier builds a
+    target several times, and reports name its variables."""
+    for name in ("keras.src.utils.naming", "tf_keras.backend"):
+        module = sys.modules.get(name)
+        reset = getattr(module, "reset_uids", None)
+        if reset is not None:
+            with contextlib.suppress(Exception):
+                reset()
+
+
 def instantiate(plan: Plan, cls: type, seed: int = 1234) -> Any:
     """A fresh instance as the plan says (seeded, so two instances start alike)."""
     keras = keras_for_class(cls) if issubclass(cls, layer_bases()) else None
+    fresh_names()
     _seed(keras, seed)
     if plan.kind == "functional":
         assert keras is not None
