@@ -1,9 +1,9 @@
 """``tflsp verify``: prove catalog claims and probe user code by running TensorFlow.
 
 TensorFlow runs only in worker processes (:mod:`tflsp.verify.worker`); this module stays
-stdlib-only.  Exit status: 0 nothing wrong was found, 1 a catalog check failed or a probe reported a finding
-at error severity, 2 usage error or the verifier could not run (TensorFlow missing, worker start
-failure, or a target that could not be built or called).
+stdlib-only.  Exit status: 0 nothing wrong was found, 1 a catalog check failed or a probe
+reported a finding at error severity, 2 usage error or the verifier could not run (TensorFlow
+missing, worker start failure, or a target that could not be built or called).
 """
 
 from __future__ import annotations
@@ -419,7 +419,7 @@ def run_probes(args: argparse.Namespace) -> int:
                             result = _failure(kind, path, name, str(exc))
                             if isinstance(exc, WorkerTimeout) and exc.phase.startswith("importing"):
                                 # The next probe would import the module again and hang again.
-                                stuck = f"not run: importing the module did not finish ({kind})"
+                                stuck = f"not run: importing the module did not finish (see {kind})"
                     result["keras_major"] = keras
                     annotate(result, catalog, args.lang)
                     results.append(result)
