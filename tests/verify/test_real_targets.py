@@ -45,6 +45,15 @@ SAMPLE = {
     "a35.DeepResNet",
     "a37.BahdanauAttention",
     "a38.InstanceNormalization",
+    "kh.FNetEncoder",
+    "tfm.ClassificationHead",
+    "nb.Augment",
+    "nb.PandasModel",
+    "tfe.ConvBlock",
+    "nb.LoopsModule",
+    "nb.pix2pix.generator_loss",
+    "a31.side_effect",
+    "a36.Conv2Plus1D",
 }
 SAMPLE_SEEDS = {
     ("nb.MyDense", "raw_variable"),
@@ -56,6 +65,8 @@ SAMPLE_SEEDS = {
     ("nb.function.add", "global_counter"),
     ("kh.TransformerEncoder", "unregistered"),
     ("kh.PositionEmbedding", "config_drops_arg"),
+    ("kh.RMSNormalization", "layer_in_call"),
+    ("nb.basics.my_func", "global_counter"),
 }
 
 
