@@ -10,6 +10,7 @@ import os
 import tempfile
 import textwrap
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -36,19 +37,32 @@ class Scale(keras.Model):
 """
 
 
-def _module(path: Path, prelude: str) -> Path:
-    path.write_text("import keras\n" + textwrap.dedent(prelude) + LAYER, encoding="utf-8")
+def _module(path: Path, prelude: str, token: str = "") -> Path:
+    text = "import keras\n" + textwrap.dedent(prelude) + LAYER + (f"# {token}\n" if token else "")
+    path.write_text(text, encoding="utf-8")
     return path
 
 
-def _temp_entries() -> set[str]:
+def _workers() -> set[str]:
+    """This process's worker folders (the session's shared workers have one too)."""
+    return {str(p) for p in Path(tempfile.gettempdir()).glob(f"tflsp-worker-{os.getpid()}-*")}
+
+
+def _leftovers(token: str, workers: set[str]) -> list[str]:
+    """What this test's verifier left in the system temp folder: copies of a module carrying
+    ``token``, the marker file, and new worker folders of this process (other programs on the
+    machine may be using the temp folder at the same time)."""
     root = Path(tempfile.gettempdir())
-    return {
-        p.name
-        for p in root.iterdir()
-        if p.name.startswith(("tflsp-probe-", "tflsp-worker-", "__autograph_generated_file"))
-        or p.name == "tflsp_import_marker.txt"
-    }
+    found = sorted(_workers() - workers)
+    found += [str(p) for p in root.glob("tflsp_import_marker.txt")]
+    for folder in root.glob("tflsp-probe-*"):
+        for file in folder.glob("*.py"):
+            try:
+                if token in file.read_text(encoding="utf-8"):
+                    found.append(str(file))
+            except OSError:
+                continue
+    return found
 
 
 def _verify(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, Any]]]:
@@ -60,6 +74,7 @@ def test_files_written_at_import_stay_in_the_scratch_folder_and_one_import_per_v
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     counter = tmp_path / "imports.txt"
+    token = uuid.uuid4().hex
     target = _module(
         tmp_path / "writes.py",
         f"""
@@ -69,8 +84,9 @@ def test_files_written_at_import_stay_in_the_scratch_folder_and_one_import_per_v
         with open("tflsp_import_marker.txt", "w") as marker:
             marker.write("written at import")
         """,
+        token,
     )
-    before = _temp_entries()
+    workers = _workers()
     code, results = _verify(capsys, f"{target}::Scale")
     assert code == 0, results
     assert [r["outcome"] for r in results] == ["pass", "pass", "pass"]
@@ -79,7 +95,7 @@ def test_files_written_at_import_stay_in_the_scratch_folder_and_one_import_per_v
     assert len(imports) == 2, imports
     assert len({line.split()[0] for line in imports}) == 2
     assert all(tempfile.gettempdir() != line.split(maxsplit=1)[1] for line in imports)
-    assert _temp_entries() <= before
+    assert _leftovers(token, workers) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["imports.txt", "writes.py"]
 
 
@@ -127,8 +143,9 @@ def test_exits_at_import_are_reported_and_the_worker_lives_on(
 def test_a_hanging_import_costs_one_timeout_and_leaves_nothing_behind(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    target = _module(tmp_path / "hangs.py", "import time\ntime.sleep(600)\n")
-    before = _temp_entries()
+    token = uuid.uuid4().hex
+    target = _module(tmp_path / "hangs.py", "import time\ntime.sleep(600)\n", token)
+    workers = _workers()
     started = time.monotonic()
     code, results = _verify(capsys, f"{target}::Scale", "--timeout", "8")
     elapsed = time.monotonic() - started
@@ -140,7 +157,7 @@ def test_a_hanging_import_costs_one_timeout_and_leaves_nothing_behind(
     assert modes["outcome"] == saveload["outcome"] == "skip"
     assert elapsed < 8 * 2 + 60, elapsed  # one timeout (plus a worker start), not three
     # The killed worker's scratch folder (source copies, AutoGraph files) went with it.
-    assert _temp_entries() <= before
+    assert _leftovers(token, workers) == []
 
 
 def test_keras_both_runs_keras3_code_on_keras3_only(
