@@ -54,7 +54,7 @@ def _leftovers(token: str, workers: set[str]) -> list[str]:
     machine may be using the temp folder at the same time)."""
     root = Path(tempfile.gettempdir())
     found = sorted(_workers() - workers)
-    found += [str(p) for p in root.glob("tflsp_import_marker.txt")]
+    found += [str(p) for p in root.glob(f"tflsp_marker_{token}.txt")]
     for folder in root.glob("tflsp-probe-*"):
         for file in folder.glob("*.py"):
             try:
@@ -81,7 +81,7 @@ def test_files_written_at_import_stay_in_the_scratch_folder_and_one_import_per_v
         import os
         with open({str(counter)!r}, "a") as log:
             log.write(f"{{os.getpid()}} {{os.getcwd()}}\\n")
-        with open("tflsp_import_marker.txt", "w") as marker:
+        with open("tflsp_marker_{token}.txt", "w") as marker:
             marker.write("written at import")
         """,
         token,
