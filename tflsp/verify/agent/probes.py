@@ -169,11 +169,16 @@ class ProbeContext:
         if self.session.checkpoint is not None:
             self.session.checkpoint.restore(list(created))
 
+    @property
+    def plan_key(self) -> str:
+        # The same target asked for with other arguments or inputs gets a plan of its own.
+        return f"{self.target_name} {sorted(self.options.items())!r}"
+
     def cached_plan(self) -> Any:
-        return self.session.plans.get(self.target_name)
+        return self.session.plans.get(self.plan_key)
 
     def remember_plan(self, plan: Any) -> None:
-        self.session.plans[self.target_name] = plan
+        self.session.plans[self.plan_key] = plan
 
     def target(self, module: Any = None) -> Any:
         obj = module if module is not None else self.load_module()
@@ -299,8 +304,6 @@ def run_probe(agent: Any, params: dict[str, Any]) -> dict[str, Any]:
             if k in params
         }
         options.update(normalise(requested))
-        if "keras_major" in params:
-            options["keras_major"] = str(params["keras_major"])
     except DirectiveError as exc:
         raise RequestFailed(protocol.USER_CODE_ERROR, str(exc)) from exc
 
@@ -377,7 +380,7 @@ def run_probe(agent: Any, params: dict[str, Any]) -> dict[str, Any]:
 
     result.setdefault("observations", {})
     result.setdefault("details", {})
-    plan = session.plans.get(target)
+    plan = session.plans.get(context.plan_key)
     if plan is not None:
         result["details"].setdefault("plan", plan.describe(target.rsplit(".", 1)[-1]))
     result["findings"] = context.findings + result.get("findings", [])
