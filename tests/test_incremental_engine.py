@@ -243,6 +243,33 @@ def test_contexts_are_freed_after_the_analysis() -> None:
     assert [ref for ref in seen if ref() is not None] == []
 
 
+def test_a_line_inserted_above_reuses_every_blocks_findings() -> None:
+    # Unchanged blocks are reused through their placement; their findings must stay cached
+    # too, or the first Enter after two analyses re-runs the detectors on every block below it.
+    from tflsp.analysis.context import BlockContext
+
+    warm = analyzer()
+    warm.analyze(SOURCE)
+    warm.analyze(SOURCE)
+    warm.analyze(SOURCE)
+    made: list[int] = []
+    original = BlockContext.__init__
+
+    def counting_init(self: BlockContext, *args: Any, **kwargs: Any) -> None:
+        made.append(1)
+        original(self, *args, **kwargs)
+
+    BlockContext.__init__ = counting_init  # type: ignore[method-assign]
+    try:
+        shifted = warm.analyze("\n" + SOURCE)
+    finally:
+        BlockContext.__init__ = original  # type: ignore[method-assign]
+    assert len(made) <= 1  # the first block, which now starts with the new line
+    assert [d.line - 1 for d in shifted.diagnostics] == [
+        d.line for d in analyzer().analyze(SOURCE).diagnostics
+    ]
+
+
 def test_fork_reads_caches_but_keeps_its_own_state() -> None:
     warm = analyzer()
     warm.analyze(SOURCE)

@@ -25,8 +25,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-DEFAULT_DOCS_URL = "https://tflsp.readthedocs.io/en/latest/"
+# No site is published yet: empty means the documentation installed with tflsp (file:// links,
+# see tflsp.cli.links).
+DEFAULT_DOCS_URL = ""
 DEFAULT_MAX_CHARS = 2_000_000
+DEFAULT_CACHE_DIR = ".tflsp_cache"
 DEFAULT_VERIFIER_TIMEOUT = 60
 DEFAULT_VERIFIER_MEMORY = 6 * 1024**3
 
@@ -111,8 +114,12 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "docs-base-url",
         "URL",
         DEFAULT_DOCS_URL,
-        "Where pattern pages live; diagnostics link to `<base>patterns/<CODE>-<name>.html`.",
-        "パターンのページの場所。診断は `<base>patterns/<CODE>-<name>.html` にリンクします。",
+        "Where pattern pages live; diagnostics link to `<base>patterns/<CODE>-<name>.html`. "
+        "Empty (the default): the HTML documentation installed with tflsp (`file://` links), "
+        "or the pattern's explanation file when the documentation is not built.",
+        "パターンのページの場所。診断は `<base>patterns/<CODE>-<name>.html` にリンクします。"
+        "空（既定）のときは tflsp と一緒にインストールされた HTML ドキュメント（`file://` のリンク）、"
+        "ドキュメントがビルドされていなければパターンの解説ファイルにリンクします。",
     ),
     SettingSpec(
         "max-file-size",
@@ -120,6 +127,20 @@ SETTINGS: tuple[SettingSpec, ...] = (
         DEFAULT_MAX_CHARS,
         "Files larger than this are skipped with a notice instead of analysed.",
         "これより大きいファイルは解析せず、その旨を通知します。",
+    ),
+    SettingSpec(
+        "cache-dir",
+        "path",
+        DEFAULT_CACHE_DIR,
+        "Where `tflsp check` keeps the findings of files it has checked, so that an unchanged "
+        "file is not analysed again (relative to the project root: the folder of the "
+        "`pyproject.toml`). `--no-cache` turns the cache off for one run; the environment "
+        "variable `TFLSP_CACHE_DIR` overrides this setting.",
+        "`tflsp check` が検査済みファイルの結果を保存する場所。変更のないファイルは再解析しません"
+        "（プロジェクトルート、つまり `pyproject.toml` のあるフォルダーからの相対パス）。"
+        "`--no-cache` でその回だけキャッシュを使いません。環境変数 `TFLSP_CACHE_DIR` はこの設定より優先されます。",
+        scope="cli",
+        example='cache-dir = "build/tflsp-cache"',
     ),
     SettingSpec(
         "fix-all",
@@ -233,6 +254,7 @@ class Settings:
     lang: str = "auto"
     docs_base_url: str = DEFAULT_DOCS_URL
     max_file_size: int = DEFAULT_MAX_CHARS
+    cache_dir: str = DEFAULT_CACHE_DIR
     fix_all: bool = True
     diagnostics_delay: int = 0
     verifier_python: str = ""
@@ -436,8 +458,8 @@ def _coerce(key: str, value: Any) -> Any:
             raise SettingsError('lang must be "auto", "en" or "ja"')
         return value
     if key == "docs-base-url":
-        text = str(value)
-        return text if text.endswith("/") else text + "/"
+        text = str(value).strip()
+        return text if not text or text.endswith("/") else text + "/"
     if key == "max-file-size":
         try:
             return int(value)
@@ -459,6 +481,10 @@ def _coerce(key: str, value: Any) -> Any:
         return delay
     if key == "verifier-python":
         return str(value)
+    if key == "cache-dir":
+        if not isinstance(value, str) or not value.strip():
+            raise SettingsError("cache-dir must be a path")
+        return value
     if key in ("verifier-enabled", "verifier-prewarm"):
         if isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
-from tflsp.analysis.blocks import Chunk, lexical_extent, split_chunks
+from tflsp.analysis.blocks import Chunk, lexical_extent, normalise_newlines, split_chunks
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, syntax_error_diagnostic
 from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
@@ -326,14 +326,8 @@ class Analyzer:
         ordinal: int,
     ) -> tuple[list[Diagnostic], Dependencies | None]:
         tables = summary.tracked
-        # Findings depend on the summary's core plus the tracked-table entries the detectors
-        # read for this block (see tflsp.analysis.reads).
-        fingerprint = summary.core_fingerprint if tables is not None else summary.fingerprint
         model = summary.model
-        # Identical texts at two places may see different values: the block's identity is
-        # part of the key.
-        identity = model.keys[ordinal] if model is not None and ordinal < len(model.keys) else None
-        key = (analysis.text, fingerprint, identity)
+        key = _findings_key(analysis, summary, ordinal)
         cached = self._findings.get(key)
         if cached is not None:
             held = cached[1]
@@ -436,6 +430,8 @@ class Analyzer:
                 gc.enable()
 
     def _analyze(self, source: str) -> ModuleResult:
+        # Lines end at "\r\n", "\r" or "\n" as in Python; positions are the same after this.
+        source = normalise_newlines(source)
         views = self.split(source)
         summary = self._summarise(views)
         active = self._active_codes(summary)
@@ -449,9 +445,15 @@ class Analyzer:
             entry = previous.get(key)
             if entry is None or entry.analysis is not analysis or not entry.valid_for(summary):
                 entry = self._place(analysis, summary, active, offset, ordinal)
-            elif entry.summary is not summary:
-                # New summary, same findings: the detectors' reads still hold.
-                entry = replace(entry, summary=summary)
+            else:
+                if entry.summary is not summary:
+                    # New summary, same findings: the detectors' reads still hold.
+                    entry = replace(entry, summary=summary)
+                # Keep the findings cached as used by this analysis: once lines above the block
+                # move (an Enter), the block is placed afresh and must find them there.
+                self._findings.put(
+                    _findings_key(analysis, summary, ordinal), (entry.findings, entry.deps)
+                )
             placed[key] = entry
             diagnostics.extend(entry.diagnostics)
         self._placed = placed
@@ -467,6 +469,20 @@ class Analyzer:
 _STATEMENT_RE = re.compile(
     r"(?:async[ \t]+def|def|class|import|return|raise|pass|try|while|with|del|global|nonlocal|assert)\b"
 )
+
+
+def _findings_key(
+    analysis: BlockAnalysis, summary: ModuleSummary, ordinal: int
+) -> tuple[str, int, object]:
+    """Findings depend on the block's text and the summary's core, plus the tracked-table
+    entries the detectors read for this block (checked separately, see tflsp.analysis.reads).
+    Identical texts at two places may see different values: the block's identity in the
+    semantic model is part of the key."""
+    tables = summary.tracked
+    fingerprint = summary.core_fingerprint if tables is not None else summary.fingerprint
+    model = summary.model
+    identity = model.keys[ordinal] if model is not None and ordinal < len(model.keys) else None
+    return (analysis.text, fingerprint, identity)
 
 
 def _may_continue(message: str, following: str) -> bool:

@@ -26,6 +26,8 @@ FAMILIES: dict[str, tuple[str, str, str]] = {
     "gradients": ("TFL5", "Gradients and optimizers", "勾配とオプティマイザ"),
     "migration": ("TFL6", "TF1 to TF2 and Keras 3 migration", "TF1→TF2・Keras 3 への移行"),
     "practice": ("TFL7", "Training practice", "学習の作法"),
+    # How the model, its loss, the labels, the metrics and the callbacks fit together.
+    "model": ("TFL8", "Model, loss and training set-up", "モデル・損失・学習の設定"),
 }
 
 # Explanation sections, in the order they must appear, with their headings per language.

@@ -273,8 +273,10 @@ TABLE: dict[str, Removed] = {
     "nn.softmax_cross_entropy_with_logits_v2": Removed("`tf.nn.softmax_cross_entropy_with_logits`"),
     **_same(
         "`keras.layers.RNN` / `keras.layers.LSTM`",
-        "nn.dynamic_rnn nn.static_rnn nn.bidirectional_dynamic_rnn nn.raw_rnn nn.rnn_cell",
+        "nn.dynamic_rnn nn.static_rnn nn.bidirectional_dynamic_rnn nn.raw_rnn",
     ),
+    # Like tf.compat.v1.layers, a lazy tf-keras module: every attribute fails with Keras 3.
+    "nn.rnn_cell": Removed("`keras.layers.RNN` / `keras.layers.LSTM`", compat_fails_on_keras3=True),
     "nn.xw_plus_b": Removed("`tf.matmul(x, w) + b`"),
     "nn.relu_layer": Removed("`tf.nn.relu(tf.matmul(x, w) + b)`"),
     "nn.fused_batch_norm": Removed("`tf.nn.batch_normalization`"),

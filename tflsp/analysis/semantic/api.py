@@ -399,8 +399,11 @@ class _ApidataAdapter:
         ("tensorflow.Module", TF_MODULE),
     )
 
-    def __init__(self, module: object) -> None:
-        self.data = module
+    # The module is looked up on use rather than held: an analysis result (its summary) must
+    # pickle, and module objects do not.
+    @property
+    def data(self) -> object:
+        return importlib.import_module("tflsp.analysis.apidata")
 
     def kind(self, name: str, flavor: str) -> str | None:
         return self.data.kind(name, flavor)  # type: ignore[attr-defined]
@@ -433,4 +436,4 @@ def default_api() -> ApiKnowledge:
         return builtin
     if not all(hasattr(module, f) for f in ("kind", "returns", "method_returns", "is_subclass")):
         return builtin
-    return ChainedApi(_ApidataAdapter(module), builtin)
+    return ChainedApi(_ApidataAdapter(), builtin)
