@@ -12,6 +12,7 @@ calls.  Facts compare by value, so an edit that changes none of them keeps the m
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tflsp.analysis.index import NodeIndex
@@ -74,6 +75,9 @@ class SemanticFacts:
     # Module code in execution order: ("bind", name, loop) and ("call", index in ``calls``,
     # loop), where ``loop`` numbers the outermost module-level loop around it (-1: none).
     timeline: tuple[tuple[str, str | int, int], ...] = ()
+    # Names read, grouped by the top-level class whose lines hold the read ("" elsewhere):
+    # whether a class is used anywhere but inside itself.
+    mentions: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
 EMPTY_SEMANTICS = SemanticFacts((), (), (), (), (), (), False)
@@ -157,7 +161,23 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
         tuple(calls),
         flow.module.star_import,
         _timeline(index.tree.body, numbers),
+        _mentions(index.tree.body, flow.uses),
     )
+
+
+def _mentions(
+    body: list[ast.stmt], uses: Iterable[ast.Name]
+) -> tuple[tuple[str, frozenset[str]], ...]:
+    spans = [
+        (stmt.name, stmt.lineno, stmt.end_lineno or stmt.lineno)
+        for stmt in body
+        if isinstance(stmt, ast.ClassDef)
+    ]
+    grouped: dict[str, set[str]] = {}
+    for use in uses:
+        owner = next((name for name, start, end in spans if start <= use.lineno <= end), "")
+        grouped.setdefault(owner, set()).add(use.id)
+    return tuple((owner, frozenset(names)) for owner, names in sorted(grouped.items()))
 
 
 _Event = tuple[str, str | int, int]

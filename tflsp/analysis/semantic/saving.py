@@ -17,7 +17,7 @@ TensorFlow SavedModel directory written by Keras 2 is revived without the class;
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from tflsp.analysis.semantic import values as v
@@ -54,6 +54,7 @@ _NAMES = frozenset(
         "serialize",
         "ModelCheckpoint",
         "get_custom_objects",
+        "add",
     }
 )
 
@@ -65,6 +66,8 @@ class SaveSite:
     format: str | None  # keras | h5 | other (a directory) | None (path not known)
     path: str | None  # the whole path when it is known
     in_function: bool
+    # The saved Sequential models as values: what ``.add()`` gives them joins the contents.
+    sequentials: tuple[v.Value, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,8 @@ class BlockSaving:
     checkpoints: tuple[tuple[str | None, bool], ...]  # (format, weights only) of ModelCheckpoints
     fits_with_checkpoint: tuple[tuple[tuple[int, int], frozenset[str], bool], ...]
     registers_by_hand: bool
+    # ``model.add(layer)`` on a Sequential: (the model's value, the local classes added).
+    added: tuple[tuple[v.Value, frozenset[str]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +180,7 @@ def build_saving(model: ModuleModel) -> SavingFlow:
     serialized: set[str] = set()
     checkpoints: list[tuple[str | None, bool]] = []
     fits: list[tuple[tuple[int, int], frozenset[str], bool]] = []
+    added: dict[v.Value, frozenset[str]] = {}
     by_hand = False
     for block in range(len(model.blocks)):
         found: BlockSaving = evaluator._memoized(
@@ -186,17 +192,33 @@ def build_saving(model: ModuleModel) -> SavingFlow:
         checkpoints.extend(found.checkpoints)
         fits.extend(found.fits_with_checkpoint)
         by_hand = by_hand or found.registers_by_hand
+        for sequential, grown in found.added:
+            added[sequential] = added.get(sequential, frozenset()) | grown
+    if added:
+        # Values carry no identity: every Sequential that starts out alike shares what is
+        # added to any of them (a module rarely builds two and saves only the plain one).
+        saves = [
+            replace(
+                s, contents=s.contents.union(*(added.get(x, frozenset()) for x in s.sequentials))
+            )
+            for s in saves
+        ]
     # ``fit(callbacks=[ModelCheckpoint(...)])`` saves the model in the checkpoint's format.
     checkpoint_formats = [fmt for fmt, weights_only in checkpoints if not weights_only]
     for order, contents, in_function in fits:
         for fmt in checkpoint_formats or [None]:
             saves.append(SaveSite(order, contents, fmt, None, in_function))
     classes: dict[str, ClassSaving] = {}
+    outside = [load for load in loads if _from_outside(load, saves)]
+    used = _used_elsewhere(model) if outside else {}
     for gid in model.classes:
         inside = [s for s in saves if gid in s.contents]
         kept = [s for s in inside if s.format in ("keras", "h5", None)]
         name = model.classes[gid].facts.name
-        loaded = any(_meets(s, load, name) for s in kept for load in loads)
+        loaded = any(_meets(s, load, name) for s in kept for load in loads) or (
+            # A class the module defines and never uses is there for the file it loads.
+            not used.get(name, True) and any(_unaided(load, name) for load in outside)
+        )
         covered = any(_meets(s, load, name, given=True) for s in kept for load in loads)
         is_serialized = gid in serialized
         if kept or loaded or is_serialized:
@@ -217,6 +239,30 @@ def _meets(save: SaveSite, load: LoadSite, name: str, *, given: bool = False) ->
     return save.path is None or load.path is None or save.path == load.path
 
 
+def _from_outside(load: LoadSite, saves: list[SaveSite]) -> bool:
+    """A Keras load of a file no save of this module can have written."""
+    if load.format == "other":
+        return False
+    return not any(s.path is None or load.path is None or s.path == load.path for s in saves)
+
+
+def _unaided(load: LoadSite, name: str) -> bool:
+    return load.covers is not None and name not in load.covers
+
+
+def _used_elsewhere(model: ModuleModel) -> dict[str, bool]:
+    """Local class name -> is it read anywhere but inside its own class."""
+    mentions: dict[str, set[str]] = {}
+    for facts in model.blocks:
+        for owner, names in facts.mentions:
+            mentions.setdefault(owner, set()).update(names)
+    out: dict[str, bool] = {}
+    for entry in model.classes.values():
+        name = entry.facts.name
+        out[name] = any(name in names for owner, names in mentions.items() if owner != name)
+    return out
+
+
 def _last_name(func: Term) -> str | None:
     if func.tag == "attr":
         return str(func.args[1])
@@ -233,6 +279,7 @@ def _block_sites(model: ModuleModel, block: int, arguments: _Arguments) -> Block
     checkpoints: list[tuple[str | None, bool]] = []
     fits: list[tuple[tuple[int, int], frozenset[str], bool]] = []
     by_hand = False
+    added: list[tuple[v.Value, frozenset[str]]] = []
     for position, call in enumerate(facts.calls):
         last = _last_name(call.func)
         plain_name = call.func.tag in ("entry", "global", "import")
@@ -241,6 +288,14 @@ def _block_sites(model: ModuleModel, block: int, arguments: _Arguments) -> Block
         order = (block, position)
         in_function = call.scope is not None
         func = call.func
+        if func.tag == "attr" and last == "add":
+            if call.args:
+                receiver = model.value(func.args[0], block)
+                grows = [x for x in receiver if _is_sequential(x)]
+                classes = v.contents_of(model.value(call.args[0], block))
+                if grows and classes:
+                    added.extend((x, classes) for x in grows)
+            continue
         if func.tag == "attr" and last in ("save", "fit", "get_config", "to_json"):
             receiver = arguments.values(func.args[0], block)
             if not _models_only(receiver):
@@ -250,7 +305,9 @@ def _block_sites(model: ModuleModel, block: int, arguments: _Arguments) -> Block
             contents = v.contents_of(receiver)
             if last == "save":
                 target_path = _argument(call, 0, "filepath")
-                saves.append(_save(model, block, call, contents, target_path, in_function, order))
+                site = _save(model, block, call, contents, target_path, in_function, order)
+                sequentials = tuple(x for x in receiver if _is_sequential(x))
+                saves.append(replace(site, sequentials=sequentials) if sequentials else site)
             elif last == "fit":
                 if _has_checkpoint(model, block, call):
                     fits.append((order, contents, in_function))
@@ -285,10 +342,16 @@ def _block_sites(model: ModuleModel, block: int, arguments: _Arguments) -> Block
             checkpoints.append((path_format(path) if path is not None else None, weights_only))
         elif name.startswith("keras.") and name.endswith(".get_custom_objects"):
             by_hand = True
-    if not (saves or loads or serialized or checkpoints or fits or by_hand):
+    if not (saves or loads or serialized or checkpoints or fits or by_hand or added):
         return _EMPTY_BLOCK
     return BlockSaving(
-        tuple(saves), tuple(loads), frozenset(serialized), tuple(checkpoints), tuple(fits), by_hand
+        tuple(saves),
+        tuple(loads),
+        frozenset(serialized),
+        tuple(checkpoints),
+        tuple(fits),
+        by_hand,
+        tuple(added),
     )
 
 
@@ -309,6 +372,10 @@ def _save(
         chosen = _text(model, block, save_format)
         fmt = {"h5": "h5", "keras": "keras", "tf": "other"}.get(chosen or "")
     return SaveSite(order, contents, fmt, text, in_function)
+
+
+def _is_sequential(value: v.Value) -> bool:
+    return value.kind == v.INSTANCE and value.ref == "keras.Sequential"
 
 
 def _is_model(value: v.Value) -> bool:
