@@ -109,6 +109,7 @@ class BlockAnalysis:
     module_facts: tuple[ModuleFact, ...] = ()
     _facts: BlockFacts | None = None
     _head: str | None = None
+    _identity: str | None = None
 
     @property
     def head(self) -> str:
@@ -116,6 +117,13 @@ class BlockAnalysis:
         if self._head is None:
             self._head = _head(self.text)
         return self._head
+
+    @property
+    def identity(self) -> str:
+        """The block's identity in the semantic model (see :func:`_identity`), computed once."""
+        if self._identity is None:
+            self._identity = _identity(self.head)
+        return self._identity
 
     @property
     def facts(self) -> BlockFacts:
@@ -179,8 +187,12 @@ class _Placed:
         tables = summary.tracked
         if tables is None or self.summary.tracked is None or self.deps is None:
             return False
-        same_core = self.summary.core_fingerprint == summary.core_fingerprint
-        return same_core and tables.still_hold(self.deps)
+        if self.summary.core_fingerprint != summary.core_fingerprint:
+            return False
+        if tables.delta is not None and tables.predecessor == id(self.summary.tracked):
+            # Valid for the summary before this one: only what changed since can matter.
+            return self.deps.atoms.isdisjoint(tables.delta)
+        return tables.still_hold(self.deps)
 
 
 class Analyzer:
@@ -276,11 +288,13 @@ class Analyzer:
         for view in views:
             analysis = view.analysis
             head = analysis.head
-            # A block's identity while other blocks change: its head, and which occurrence of
-            # that head it is (the semantic model's dependencies are kept by identity).
-            occurrence = seen_heads.get(head, 0)
-            seen_heads[head] = occurrence + 1
-            keys.append((head, occurrence))
+            # A block's identity while other blocks change: its head (for a statement that is
+            # not a def or class, only that it is one), and which occurrence of that it is
+            # (the semantic model's dependencies are kept by identity).
+            identity = analysis.identity
+            occurrence = seen_heads.get(identity, 0)
+            seen_heads[identity] = occurrence + 1
+            keys.append((identity, occurrence))
             before = previous.get(view.start_line)
             if analysis.parsed.error is not None and before is not None and before[0] == head:
                 # A block with a syntax error (a half-typed line) keeps what it said last time,
@@ -369,9 +383,12 @@ class Analyzer:
                     model.evaluator.stop()
             findings = _dedupe(ctx.findings)
             blocks: tuple[tuple[object, object], ...] = ()
+            names: list[str] = []
             if model is not None and recorded is not None:
-                blocks = tuple((model.keys[j], model.blocks[j]) for j in sorted(recorded))
-            deps = tables.snapshot(blocks) if tables is not None else None
+                numbers = sorted(j for j in recorded if isinstance(j, int))
+                blocks = tuple((model.keys[j], model.blocks[j]) for j in numbers)
+                names = [n for n in recorded if isinstance(n, str)]
+            deps = tables.snapshot(blocks, names) if tables is not None else None
         self._findings.put(key, (findings, deps))
         return findings, deps
 
@@ -448,7 +465,9 @@ class Analyzer:
             else:
                 if entry.summary is not summary:
                     # New summary, same findings: the detectors' reads still hold.
-                    entry = replace(entry, summary=summary)
+                    entry = _Placed(
+                        entry.analysis, summary, entry.findings, entry.deps, entry.diagnostics
+                    )
                 # Keep the findings cached as used by this analysis: once lines above the block
                 # move (an Enter), the block is placed afresh and must find them there.
                 self._findings.put(
@@ -532,6 +551,19 @@ def _head(text: str) -> str:
             found = _DEF_NAME_RE.match(stripped)
             return text[:start] + (found.group() if found else line)
         start = end + 1
+
+
+# The identity of every block that is not a function or class in the semantic model: such a
+# block is known by its place (which of these blocks it is), since its first line is what is
+# being typed.
+STATEMENT = "<statement>"
+
+
+def _identity(head: str) -> str:
+    last = head.rpartition("\n")[2].lstrip()
+    if not last or last.startswith("#") or _DEF_NAME_RE.match(last):
+        return head  # a def or class by its name; blank lines and comments by their text
+    return STATEMENT
 
 
 def _with_severity(diagnostic: Diagnostic, severity: str) -> Diagnostic:

@@ -40,6 +40,10 @@ class ModuleFact:
     name: str
     extract: Callable[[Any], Hashable]
     combine: Callable[[Sequence[Hashable], Any], Hashable]
+    # The combine asks the semantic model for values (``summary.model``): it runs again
+    # whenever the model changes; otherwise only when the blocks' extracted values, the
+    # module's imports, functions and classes, or the names it resolved change.
+    reads_values: bool = False
 
 
 _DETECTORS: list[Detector] = []
@@ -71,9 +75,11 @@ def module_fact(
     name: str,
     extract: Callable[[Any], Hashable],
     combine: Callable[[Sequence[Hashable], Any], Hashable],
+    *,
+    reads_values: bool = False,
 ) -> None:
     """Register a module-wide fact (see :class:`ModuleFact`)."""
-    _MODULE_FACTS[name] = ModuleFact(name, extract, combine)
+    _MODULE_FACTS[name] = ModuleFact(name, extract, combine, reads_values)
 
 
 def _load() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from tflsp.analysis.facts import BlockFacts, ClassFacts, FunctionFacts
 from tflsp.analysis.names import canonical, keras_flavor, resolve_dotted
@@ -59,6 +60,12 @@ class ModuleSummary:
     eager_switches: dict[object, bool] = field(default_factory=dict, repr=False)
     # Function id -> tf.functions it re-enters while being traced with them (TFL114).
     recursion: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    # What the next summary may reuse: the block facts this one was built from, and per
+    # combined module fact the module names its combine resolved through the model.
+    block_facts: tuple[BlockFacts, ...] = field(default=(), repr=False, compare=False)
+    extra_deps: dict[str, tuple[tuple[object, ...], frozenset[int | str]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def resolve(self, name: str) -> str | None:
         """Canonical name of a dotted text read by module code at the end of the module
@@ -128,20 +135,27 @@ def build_summary(
     previous: ModuleSummary | None = None,
     module_facts: Sequence[ModuleFact] = (),
 ) -> ModuleSummary:
-    raw_imports: dict[str, str] = {}
-    functions: dict[str, FunctionFacts] = {}
-    classes: dict[str, ClassFacts] = {}
-    called: set[str] = set()
-    for block in facts:
-        raw_imports.update(block.imports)
-        for fn in block.functions:
-            functions[fn.id] = fn
-        for cls in block.classes:
-            classes[cls.id] = cls
-        called |= block.called
+    facts = tuple(facts)
+    # Typing changes one block's semantic facts most of the time: what depends on the other
+    # facts only is taken from the previous summary when they are unchanged.
+    before = previous.block_facts if previous is not None else ()
+    same_core = previous is not None and _same_core(before, facts)
+    if same_core:
+        assert previous is not None
+        imports, functions, classes = previous.imports, previous.functions, previous.classes
+    else:
+        raw_imports: dict[str, str] = {}
+        functions = {}
+        classes = {}
+        for block in facts:
+            raw_imports.update(block.imports)
+            for fn in block.functions:
+                functions[fn.id] = fn
+            for cls in block.classes:
+                classes[cls.id] = cls
+        imports = dict(raw_imports)
 
-    flavors = frozenset(f for f in (keras_flavor(t) for t in raw_imports.values()) if f)
-    imports = dict(raw_imports)
+    flavors = frozenset(f for f in (keras_flavor(t) for t in imports.values()) if f)
 
     keras_version = decide_keras_version(target_keras, flavors, legacy_env)
     model = ModuleModel(
@@ -150,31 +164,39 @@ def build_summary(
         keys=keys,
         previous=previous.model if previous is not None else None,
     )
-    # Keras classes, by value of their bases (aliases and local bases included).
-    keras_classes: dict[str, str] = {}
-    local_bases: set[str] = set()
-    for gid in model.classes:
-        kind = model.class_base(gid)
-        if kind in ("layer", "model", "module"):
-            keras_classes[gid] = kind
-        local_bases.update(model.local_bases(gid))
+    evaluator = model.evaluator
+    # Keras classes, by value of their bases (aliases and local bases included); remembered
+    # with what they read, like every other answer of the model.
+    keras_classes, local_bases = evaluator._memoized(
+        ("keras-classes",), partial(_keras_classes, model), ({}, frozenset())
+    )
 
-    graph_map = build_graph(model)
-    saving_flow = build_saving(model)
+    graph_map = build_graph(model, previous.graph_map if previous is not None else None)
+    saving_flow = build_saving(model, previous.saving_flow if previous is not None else None)
     stale: dict[str, set[str]] = {}
     for top, name in stale_globals(model, graph_map):
         stale.setdefault(top, set()).add(name)
 
-    # ".fit" watches a method name on any receiver; anything else is a resolved callee.
-    resolved_called: set[str] = set()
-    for text in called:
-        if not text.startswith("."):
-            callee = resolve_dotted(text, imports)
-            if callee is not None and callee.startswith("tensorflow.compat.v1."):
-                callee = "tensorflow." + callee[len("tensorflow.compat.v1.") :]  # TF1 mode
-            if callee is not None:
-                resolved_called.add(callee)
-    features = frozenset(w for w in watched if w in called or w in resolved_called)
+    if (
+        previous is not None
+        and same_core
+        and all(a is b or a.called == b.called for a, b in zip(before, facts, strict=True))
+    ):
+        features = previous.features
+    else:
+        called: set[str] = set()
+        for block in facts:
+            called |= block.called
+        # ".fit" watches a method name on any receiver; anything else is a resolved callee.
+        resolved_called: set[str] = set()
+        for text in called:
+            if not text.startswith("."):
+                callee = resolve_dotted(text, imports)
+                if callee is not None and callee.startswith("tensorflow.compat.v1."):
+                    callee = "tensorflow." + callee[len("tensorflow.compat.v1.") :]  # TF1 mode
+                if callee is not None:
+                    resolved_called.add(callee)
+        features = frozenset(w for w in watched if w in called or w in resolved_called)
 
     log = ReadLog()
     tables = {
@@ -204,11 +226,58 @@ def build_summary(
         eager_switches=tables["eager_switches"],
         recursion=tables["recursion"],
     )
-    per_block = [dict(block.extra) for block in facts]
+    summary.block_facts = facts
+    # A module fact's combine is run again only when a block's extracted value, the module's
+    # imports, functions or Keras classes, or what it asked the model (recorded) changed.
+    reusable = (
+        previous is not None
+        and same_core
+        and model.edited is not None
+        and keras_classes == previous.keras_classes
+    )
+    changed_atoms = evaluator._changed
+    # Blocks whose extracted values differ from the previous summary's.
+    differing = (
+        [
+            k
+            for k, (a, b) in enumerate(zip(before, facts, strict=True))
+            if a.extra is not b.extra and a.extra != b.extra
+        ]
+        if reusable
+        else []
+    )
+    per_block: list[dict[str, object]] | None = None
     for fact in module_facts:
-        summary.extra[fact.name] = fact.combine([b.get(fact.name) for b in per_block], summary)
+        if reusable:
+            assert previous is not None
+            held = previous.extra_deps.get(fact.name)
+            if (
+                held is not None
+                and held[1].isdisjoint(changed_atoms)
+                and all(
+                    _value(before[k], fact.name) == _value(facts[k], fact.name) for k in differing
+                )
+            ):
+                summary.extra[fact.name] = previous.extra[fact.name]
+                summary.extra_deps[fact.name] = held
+                continue
+        if per_block is None:
+            per_block = [dict(block.extra) for block in facts]
+        values = tuple(b.get(fact.name) for b in per_block)
+        recorded = evaluator.recording()
+        try:
+            summary.extra[fact.name] = fact.combine(list(values), summary)
+        finally:
+            evaluator.stop()
+        summary.extra_deps[fact.name] = (values, frozenset(recorded))
     tracked = TrackedTables(log, dict(tables), model)
     summary.tracked = tracked
+    if previous is not None and previous.tracked is not None and model.edited is not None:
+        tracked.compare(
+            previous.tracked,
+            (model.keys[k] for k in model.edited[0]),
+            (atom for atom in evaluator._changed if isinstance(atom, str)),
+        )
     summary.core_fingerprint = hash(
         (
             frozenset(imports.items()),
@@ -227,6 +296,29 @@ def build_summary(
         (summary.core_fingerprint, *(tracked.digest(name) for name in sorted(tables)))
     )
     return summary
+
+
+def _same_core(before: Sequence[BlockFacts], now: Sequence[BlockFacts]) -> bool:
+    """The same imports, functions and classes in every block."""
+    return len(before) == len(now) and all(
+        a is b or (a.imports == b.imports and a.functions == b.functions and a.classes == b.classes)
+        for a, b in zip(before, now, strict=True)
+    )
+
+
+def _value(block: BlockFacts, name: str) -> object:
+    return next((value for fact, value in block.extra if fact == name), None)
+
+
+def _keras_classes(model: ModuleModel) -> tuple[dict[str, str], frozenset[str]]:
+    keras_classes: dict[str, str] = {}
+    local_bases: set[str] = set()
+    for gid in model.classes:
+        kind = model.class_base(gid)
+        if kind in ("layer", "model", "module"):
+            keras_classes[gid] = kind
+        local_bases.update(model.local_bases(gid))
+    return keras_classes, frozenset(local_bases)
 
 
 def _resolve_function(

@@ -181,7 +181,7 @@ def _combine(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
     )
 
 
-module_fact(FACT, _extract, _combine)
+module_fact(FACT, _extract, _combine, reads_values=True)
 
 
 def _random_functions(

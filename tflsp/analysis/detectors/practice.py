@@ -227,7 +227,7 @@ def _combine_module_tensors(values: Sequence[Hashable], summary: ModuleSummary) 
     return (batched, frozenset(broadcasts))
 
 
-module_fact(MODULE_TENSORS, _extract_module_tensors, _combine_module_tensors)
+module_fact(MODULE_TENSORS, _extract_module_tensors, _combine_module_tensors, reads_values=True)
 
 
 def _module_tensors(ctx: BlockContext) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:

@@ -170,7 +170,7 @@ def _combine_randomness(values: Sequence[Hashable], summary: ModuleSummary) -> H
     return (tuple(sorted(sources)), first) if sources else None
 
 
-module_fact(RANDOMNESS, _extract_randomness, _combine_randomness)
+module_fact(RANDOMNESS, _extract_randomness, _combine_randomness, reads_values=True)
 
 
 @detector("TFL702")

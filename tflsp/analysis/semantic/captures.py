@@ -35,6 +35,7 @@ _KERAS_GRAPH = ("call", "train_step", "test_step", "predict_step", "compute_loss
 
 def _started(model: ModuleModel, block: int, index: int) -> tuple[str, ...]:
     """Local functions a module-level call starts directly."""
+    model.evaluator.touch(block)
     call = model.blocks[block].calls[index]
     out = set(callees(model, block, call))
     func = call.func
@@ -143,13 +144,17 @@ def stale_globals(model: ModuleModel, graph: GraphMap) -> frozenset[tuple[str, s
                 first is None or any(first < p < last for w in others for p in runs.get(w, ()))  # type: ignore[operator]
             ):
                 out.add((top, name))
+    # Names bound once never change.
+    rebound = {
+        name: found
+        for name, found in bindings.items()
+        if len(found) > 1 or (found and found[0][1] >= 0)
+    }
     for top, calls in traces.items():
         positions = sorted(p for p, _ in calls)
         loops = {loop for _, loop in calls if loop >= 0}
         first, last = positions[0], positions[-1]
-        for name, found in bindings.items():
-            if sum(2 if loop >= 0 else 1 for _, loop in found) < 2:
-                continue  # bound once: nothing changes
+        for name, found in rebound.items():
             if any(first < where < last or (loop >= 0 and loop in loops) for where, loop in found):
                 out.add((top, name))
     return frozenset(out)

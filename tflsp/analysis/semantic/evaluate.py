@@ -8,8 +8,11 @@ reader would know them: constants, ``+``, ``+=``, f-strings, ``%``-free ``.forma
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from tflsp.analysis.names import canonical
@@ -47,6 +50,8 @@ class ModuleModel(Protocol):
     def classes(self) -> Mapping[str, ClassEntry]: ...
     @property
     def _methods(self) -> Mapping[str, dict[str, str]]: ...
+    @property
+    def blocks(self) -> Sequence[object]: ...
 
     def gid(self, block: int, local_id: str) -> str: ...
     def entry(self, block: int, name: str) -> Values: ...
@@ -179,6 +184,18 @@ def vocabulary(word: str | None, api_base: Callable[[str], str | None]) -> Value
     return UNKNOWN_SET
 
 
+_GENERATIONS = itertools.count()
+
+
+@dataclass(frozen=True)
+class BlockParts:
+    """Per-block parts of a module-wide pass, and which blocks' parts read each block or name."""
+
+    parts: tuple[Any, ...]
+    index: dict[int | str, set[int]]
+    generation: int
+
+
 class Evaluator:
     """Evaluates terms with memos; every memo entry remembers the blocks its answer read, so a
     caller can tell which blocks a result depends on (:meth:`recording`)."""
@@ -187,21 +204,71 @@ class Evaluator:
         self,
         model: ModuleModel,
         parent: Evaluator | None = None,
-        changed: frozenset[int] = frozenset(),
+        changed: frozenset[int | str] = frozenset(),
     ) -> None:
         self.model = model
         self.api = model.api
-        self._memo: dict[object, tuple[Any, frozenset[int]]] = {}
+        # Dependencies are block numbers (their facts were read) and module names (where the
+        # module binds them was looked up).
+        self._memo: dict[object, tuple[Any, frozenset[int | str]]] = {}
         self._busy: set[object] = set()
-        self._deps: list[set[int]] = []
+        self._deps: list[set[int | str]] = []
         # The previous model's memo, when the module kept its shape: its answers hold unless
         # they read a block whose facts changed.  Only one generation is kept.
         self.parent = parent
         self._changed = changed
+        self.generation = next(_GENERATIONS)
         if parent is not None:
             parent.parent = None
 
-    def _cached(self, key: object) -> tuple[Any, frozenset[int]] | None:
+    def block_parts(
+        self, kind: str, compute: Callable[[int], Any], empty: Any, previous: BlockParts | None
+    ) -> BlockParts:
+        """One memoized part per block (``(kind, block)``), for module-wide passes.  With the
+        previous model's parts at hand only the parts that may have changed are looked at:
+        those of edited blocks, and those that read a changed block or name (found through an
+        index from dependency to block, kept with the parts)."""
+        count = len(self.model.blocks)
+        parent = self.parent
+        if (
+            previous is None
+            or parent is None
+            or previous.generation != parent.generation
+            or len(previous.parts) != count
+        ):
+            parts: list[Any] = []
+            index: dict[int | str, set[int]] = {}
+            for block in range(count):
+                parts.append(self._part(kind, block, compute, empty, index))
+            return BlockParts(tuple(parts), index, self.generation)
+        index = previous.index  # only grows: a stale entry costs a needless recomputation
+        suspects: set[int] = set()
+        for atom in self._changed:
+            if isinstance(atom, int) and 0 <= atom < count:
+                suspects.add(atom)
+            suspects.update(index.get(atom, ()))
+        if not suspects:
+            return BlockParts(previous.parts, index, self.generation)
+        parts = list(previous.parts)
+        for block in suspects:
+            parts[block] = self._part(kind, block, compute, empty, index)
+        return BlockParts(tuple(parts), index, self.generation)
+
+    def _part(
+        self,
+        kind: str,
+        block: int,
+        compute: Callable[[int], Any],
+        empty: Any,
+        index: dict[int | str, set[int]],
+    ) -> Any:
+        key = (kind, block)
+        result = self._memoized(key, partial(compute, block), empty)
+        for atom in self._memo[key][1] if key in self._memo else ():
+            index.setdefault(atom, set()).add(block)
+        return result
+
+    def _cached(self, key: object) -> tuple[Any, frozenset[int | str]] | None:
         found = self._memo.get(key)
         if found is None and self.parent is not None:
             found = self.parent._memo.get(key)
@@ -218,9 +285,15 @@ class Evaluator:
         if self._deps:
             self._deps[-1].add(block)
 
-    def recording(self) -> set[int]:
-        """Start collecting the blocks read from now on (pair with :meth:`stop`)."""
-        found: set[int] = set()
+    def touch_name(self, name: str) -> None:
+        """The current computation looked up where the module binds ``name``."""
+        if self._deps:
+            self._deps[-1].add(name)
+
+    def recording(self) -> set[int | str]:
+        """Start collecting the blocks read and names looked up from now on (pair with
+        :meth:`stop`)."""
+        found: set[int | str] = set()
         self._deps.append(found)
         return found
 
@@ -236,7 +309,7 @@ class Evaluator:
         if key in self._busy:
             return busy
         self._busy.add(key)
-        deps: set[int] = set()
+        deps: set[int | str] = set()
         self._deps.append(deps)
         try:
             result = compute()

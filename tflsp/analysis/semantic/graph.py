@@ -14,11 +14,12 @@ notebook are two entries.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.block import CallSem
+from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.terms import Term
 
@@ -51,6 +52,10 @@ class GraphMap:
     graph: dict[str, GraphInfo]
     eager: frozenset[str]  # functions that run as Python although graph code calls them
     edges: dict[str, frozenset[str]]  # caller id -> local functions it calls (graph or not)
+    # What it was built from (the blocks' roots and edges, the classes stepped by hand): a
+    # next model with equal parts gets the same tables back.
+    roots: BlockParts | None = field(default=None, compare=False, repr=False)
+    stepped: BlockParts | None = field(default=None, compare=False, repr=False)
 
 
 def function_arguments(call: CallSem) -> list[Term]:
@@ -104,17 +109,36 @@ _NO_CONTRIBUTION: tuple[
 )
 
 
-def build_graph(model: ModuleModel) -> GraphMap:
+def build_graph(model: ModuleModel, previous: GraphMap | None = None) -> GraphMap:
+    evaluator = model.evaluator
+    # One block's roots and call edges, remembered (and carried to the next model while the
+    # blocks and names they read are unchanged).
+    roots_parts = evaluator.block_parts(
+        "graph-block",
+        partial(_block_graph, model),
+        _NO_CONTRIBUTION,
+        previous.roots if previous is not None else None,
+    )
+    stepped_parts = evaluator.block_parts(
+        "stepped-block",
+        partial(_block_stepped, model),
+        _NOT_STEPPED,
+        previous.stepped if previous is not None else None,
+    )
+    found, stepped = roots_parts.parts, stepped_parts.parts
+    if (
+        previous is not None
+        and model.edited is not None
+        and previous.roots is not None
+        and previous.stepped is not None
+        and _same_parts(previous.roots.parts, found)
+        and _same_parts(previous.stepped.parts, stepped)
+    ):
+        return GraphMap(previous.graph, previous.eager, previous.edges, roots_parts, stepped_parts)
     graph: dict[str, GraphInfo] = {}
     eager: set[str] = set()
     edges: dict[str, set[str]] = {}
-    evaluator = model.evaluator
-    for block in range(len(model.blocks)):
-        # One block's roots and call edges, remembered (and carried to the next model while
-        # the blocks they read keep their facts).
-        roots, escapes, calls = evaluator._memoized(
-            ("graph-block", block), partial(_block_graph, model, block), _NO_CONTRIBUTION
-        )
+    for roots, escapes, calls in found:
         for gid, info in roots:
             graph.setdefault(gid, info)
         eager.update(escapes)
@@ -122,7 +146,7 @@ def build_graph(model: ModuleModel) -> GraphMap:
             edges.setdefault(caller, set()).add(callee)
     for gid in eager:
         graph.pop(gid, None)
-    for cls in _stepped_by_hand(model):
+    for cls in _stepped_by_hand(model, list(stepped)):
         # Only ever stepped by hand from Python (``model.train_step(batch)``), never fitted:
         # its Keras methods run eagerly (a migration guide's debugging loop).
         for gid, info in list(graph.items()):
@@ -142,7 +166,19 @@ def build_graph(model: ModuleModel) -> GraphMap:
             if target not in graph and target not in eager:
                 graph[target] = GraphInfo("called", origin)
                 queue.append(target)
-    return GraphMap(graph, frozenset(eager), {k: frozenset(s) for k, s in edges.items()})
+    return GraphMap(
+        graph,
+        frozenset(eager),
+        {k: frozenset(s) for k, s in edges.items()},
+        roots_parts,
+        stepped_parts,
+    )
+
+
+def _same_parts(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
+    return before is now or (
+        len(before) == len(now) and all(a is b or a == b for a, b in zip(before, now, strict=True))
+    )
 
 
 _RUNS_GRAPH = frozenset(
@@ -151,11 +187,15 @@ _RUNS_GRAPH = frozenset(
 _STEPS = frozenset({"train_step", "test_step", "predict_step"})
 
 
-def _stepped_by_hand(model: ModuleModel) -> set[str]:
-    """Local model classes whose steps this module calls directly and never fits."""
+_Stepped = tuple[frozenset[str], frozenset[str], bool]  # stepped, fitted, unknown fitted
+_NOT_STEPPED: _Stepped = (frozenset(), frozenset(), False)
+
+
+def _block_stepped(model: ModuleModel, block: int) -> _Stepped:
+    model.evaluator.touch(block)
     stepped: set[str] = set()
     fitted: set[str] = set()
-    for block, call in model.calls():
+    for call in model.blocks[block].calls:
         func = call.func
         if func.tag != "attr" or (func.args[1] not in _STEPS and func.args[1] not in _RUNS_GRAPH):
             continue
@@ -166,7 +206,21 @@ def _stepped_by_hand(model: ModuleModel) -> set[str]:
                 else:
                     fitted.update(model.mro(value.local_id))
             elif value is v.UNKNOWN and func.args[1] in _RUNS_GRAPH:
-                return set()  # something of unknown kind is fitted: it may be one of them
+                return (frozenset(), frozenset(), True)
+    if not stepped and not fitted:
+        return _NOT_STEPPED
+    return (frozenset(stepped), frozenset(fitted), False)
+
+
+def _stepped_by_hand(model: ModuleModel, parts: list[_Stepped]) -> set[str]:
+    """Local model classes whose steps this module calls directly and never fits."""
+    stepped: set[str] = set()
+    fitted: set[str] = set()
+    for block_stepped, block_fitted, unknown in parts:
+        if unknown:
+            return set()  # something of unknown kind is fitted: it may be one of them
+        stepped |= block_stepped
+        fitted |= block_fitted
     return stepped - fitted
 
 
@@ -177,6 +231,7 @@ def _block_graph(
     eager: set[str] = set()
     edges: list[tuple[str, str]] = []
     evaluator = model.evaluator
+    evaluator.touch(block)  # the answer reads the block's facts, whatever they hold
     facts = model.blocks[block]
     for fn in facts.functions:
         gid = model.gid(block, fn.local_id)

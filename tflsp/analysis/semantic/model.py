@@ -58,89 +58,214 @@ class ModuleModel:
         self.facts_by_key = dict(zip(self.keys, self.blocks, strict=True))
         self.keras_version = keras_version
         self.api = api or default_api()
+        self.evaluator: Evaluator
+        # The module's structure: which blocks define which top-level functions and classes
+        # (their ids), and star imports.  Each module name's shape: which blocks bind it and
+        # how.  An answer holds while the structure, the shapes of the names it looked up and
+        # the facts of the blocks it read are unchanged (typing a module-level statement
+        # changes one name, not the module).
+        edited = _edited(previous, self) if previous is not None else None
+        if (
+            previous is not None
+            and edited is not None
+            and all(_structure(previous.blocks[k]) == _structure(self.blocks[k]) for k in edited)
+        ):
+            names = self._patch(previous, edited)
+            # What a caller reusing something computed from ``previous`` must recheck: the
+            # edited blocks and the module names they bind (before or after the edit).
+            self.edited: tuple[frozenset[int], frozenset[str]] | None = (
+                frozenset(edited),
+                frozenset(names),
+            )
+            changed: frozenset[int | str] = frozenset()
+            if previous.keras_version == keras_version:
+                shapes = previous.name_shapes
+                changed = frozenset(
+                    (*edited, *(n for n in names if shapes.get(n) != self.name_shapes.get(n)))
+                )
+                self.evaluator = Evaluator(self, previous.evaluator, changed)
+            else:
+                self.evaluator = Evaluator(self)
+            return
+        self.edited = None
+        self._build()
+        self.evaluator = Evaluator(self)
+
+    def _build(self) -> None:
         self.gids: list[dict[str, str]] = []
+        self._renamed: list[dict[str, str]] = []
         self.functions: dict[str, FunctionEntry] = {}
         self.classes: dict[str, ClassEntry] = {}
         self._exports: dict[str, list[tuple[int, Term, bool]]] = {}
         self._bindings: dict[str, list[tuple[int, Term]]] = {}
         self._export_blocks: dict[str, list[int]] = {}
         self._binding_blocks: dict[str, list[int]] = {}
-        self._global_writes: dict[str, list[tuple[int, Term]]] = {}
+        self._global_writes: dict[str, list[tuple[int, Term, str]]] = {}
         # name -> ids of the functions that write it through ``global``
         self.global_writers: dict[str, set[str]] = {}
         self.star_import_at: int | None = None
         counts: dict[str, int] = {}
         for k, facts in enumerate(self.blocks):
-            local_to_global: dict[str, str] = {}
-            tops = {
-                i.split(".", 1)[0]
-                for i in (
-                    *(f.local_id for f in facts.functions),
-                    *(c.local_id for c in facts.classes),
-                )
-            }
             renamed: dict[str, str] = {}
-            for top in sorted(tops):
+            for top in sorted(_tops(facts)):
+                if top.startswith("<lambda"):
+                    # Module-level lambdas are numbered within their block: one typed in a
+                    # block must not renumber those of the blocks below.
+                    renamed[top] = f"{top}@{k}"
+                    continue
                 n = counts.get(top, 0) + 1
                 counts[top] = n
                 renamed[top] = top if n == 1 else f"{top}@{n}"
-            for fn in facts.functions:
-                gid = _rename(fn.local_id, renamed)
-                local_to_global[fn.local_id] = gid
-                self.functions[gid] = FunctionEntry(gid, k, fn)
-            for cls in facts.classes:
-                gid = _rename(cls.local_id, renamed)
-                local_to_global[cls.local_id] = gid
-                self.classes[gid] = ClassEntry(gid, k, cls)
-            self.gids.append(local_to_global)
+            self._renamed.append(renamed)
+            self.gids.append(self._add_definitions(k, facts, renamed))
             for name, term, definite in facts.exports:
                 self._exports.setdefault(name, []).append((k, term, definite))
-                self._export_blocks.setdefault(name, []).append(k)
             for name, term in facts.bindings:
                 self._bindings.setdefault(name, []).append((k, term))
-                self._binding_blocks.setdefault(name, []).append(k)
             for name, term, writer in facts.global_writes:
-                self._global_writes.setdefault(name, []).append((k, term))
-                self.global_writers.setdefault(name, set()).add(local_to_global.get(writer, writer))
+                self._global_writes.setdefault(name, []).append((k, term, writer))
             if facts.star_import and self.star_import_at is None:
                 self.star_import_at = k
-        self.evaluator: Evaluator
-        self._methods: dict[str, dict[str, str]] = {}
-        for gid in self.classes:
-            self._methods[gid] = {}
+        self._export_blocks = {n: [e[0] for e in found] for n, found in self._exports.items()}
+        self._binding_blocks = {n: [e[0] for e in found] for n, found in self._bindings.items()}
+        for name, writes in self._global_writes.items():
+            self.global_writers[name] = {self.gid(k, writer) for k, _, writer in writes}
+        self._methods: dict[str, dict[str, str]] = {gid: {} for gid in self.classes}
         for gid, fn_entry in self.functions.items():
-            cls_local = fn_entry.facts.class_id
-            if cls_local is not None:
-                cls_gid = self.gids[fn_entry.block].get(cls_local)
-                if cls_gid is not None:
-                    self._methods.setdefault(cls_gid, {})[fn_entry.facts.name] = gid
-        self.skeleton = hash(
+            self._add_method(gid, fn_entry)
+        self.structure = hash(
             tuple(
-                (key, _shape(facts))
+                (key, shape)
                 for key, facts in zip(self.keys, self.blocks, strict=True)
-                if facts.exports
-                or facts.bindings
-                or facts.global_writes
-                or facts.functions
-                or facts.classes
-                or facts.star_import
+                if (facts.functions or facts.classes or facts.star_import)
+                and any(shape := _structure(facts))
             )
         )
-        parent: Evaluator | None = None
-        changed: frozenset[int] = frozenset()
-        if (
-            previous is not None
-            and previous.skeleton == self.skeleton
-            and previous.keys == self.keys
-            and previous.keras_version == keras_version
-        ):
-            parent = previous.evaluator
-            changed = frozenset(
-                j
-                for j, (old, new) in enumerate(zip(previous.blocks, self.blocks, strict=True))
-                if old is not new and old != new
-            )
-        self.evaluator = Evaluator(self, parent, changed)
+        self.name_shapes = {
+            name: self._shape(name)
+            for name in (*self._exports, *self._bindings, *self._global_writes)
+        }
+
+    def _add_definitions(
+        self, k: int, facts: SemanticFacts, renamed: dict[str, str]
+    ) -> dict[str, str]:
+        local_to_global: dict[str, str] = {}
+        for fn in facts.functions:
+            gid = _rename(fn.local_id, renamed)
+            local_to_global[fn.local_id] = gid
+            self.functions[gid] = FunctionEntry(gid, k, fn)
+        for cls in facts.classes:
+            gid = _rename(cls.local_id, renamed)
+            local_to_global[cls.local_id] = gid
+            self.classes[gid] = ClassEntry(gid, k, cls)
+        return local_to_global
+
+    def _add_method(self, gid: str, fn_entry: FunctionEntry) -> None:
+        cls_local = fn_entry.facts.class_id
+        if cls_local is not None:
+            cls_gid = self.gids[fn_entry.block].get(cls_local)
+            if cls_gid is not None:
+                self._methods.setdefault(cls_gid, {})[fn_entry.facts.name] = gid
+
+    def _shape(self, name: str) -> tuple[object, ...]:
+        keys = self.keys
+        return (
+            tuple((keys[k], definite) for k, _, definite in self._exports.get(name, ())),
+            tuple(keys[k] for k, _ in self._bindings.get(name, ())),
+            tuple((keys[k], writer) for k, _, writer in self._global_writes.get(name, ())),
+        )
+
+    def _patch(self, previous: ModuleModel, edited: Sequence[int]) -> set[str]:
+        """Build from ``previous`` when only the facts of the ``edited`` blocks changed, and
+        their top-level functions and classes did not.  Returns the module names those
+        blocks bind (before or after), whose shapes may have changed."""
+        self._renamed = previous._renamed
+        self.gids = list(previous.gids)
+        self.functions = dict(previous.functions)
+        self.classes = dict(previous.classes)
+        self._exports = dict(previous._exports)
+        self._bindings = dict(previous._bindings)
+        self._global_writes = dict(previous._global_writes)
+        self._export_blocks = dict(previous._export_blocks)
+        self._binding_blocks = dict(previous._binding_blocks)
+        self.global_writers = dict(previous.global_writers)
+        self.star_import_at = previous.star_import_at
+        self.structure = previous.structure
+        self._methods = dict(previous._methods)
+        names: set[str] = set()
+        for k in edited:
+            old, new = previous.blocks[k], self.blocks[k]
+            for gid in previous.gids[k].values():
+                self.functions.pop(gid, None)
+                self.classes.pop(gid, None)
+                self._methods.pop(gid, None)
+            self.gids[k] = self._add_definitions(k, new, self._renamed[k])
+            for gid in self.gids[k].values():
+                if gid in self.classes:
+                    self._methods[gid] = {}
+            for facts in (old, new):
+                names.update(name for name, _, _ in facts.exports)
+                names.update(name for name, _ in facts.bindings)
+                names.update(name for name, _, _ in facts.global_writes)
+        for k in edited:
+            for gid in self.gids[k].values():
+                fn_entry = self.functions.get(gid)
+                if fn_entry is not None:
+                    cls_local = fn_entry.facts.class_id
+                    cls_gid = self.gids[k].get(cls_local) if cls_local is not None else None
+                    if cls_gid is not None and cls_gid not in self._methods:
+                        self._methods[cls_gid] = dict(previous._methods.get(cls_gid, {}))
+                    self._add_method(gid, fn_entry)
+        changed = set(edited)
+        for name in names:
+            for table, new_items in (
+                (
+                    self._exports,
+                    [(k, t, d) for k in edited for n, t, d in self.blocks[k].exports if n == name],
+                ),
+                (
+                    self._bindings,
+                    [(k, t) for k in edited for n, t in self.blocks[k].bindings if n == name],
+                ),
+                (
+                    self._global_writes,
+                    [
+                        (k, t, w)
+                        for k in edited
+                        for n, t, w in self.blocks[k].global_writes
+                        if n == name
+                    ],
+                ),
+            ):
+                kept = [e for e in table.get(name, ()) if e[0] not in changed]
+                merged = sorted((*kept, *new_items), key=lambda e: e[0])
+                if merged:
+                    table[name] = merged
+                else:
+                    table.pop(name, None)
+            exports = self._exports.get(name)
+            if exports:
+                self._export_blocks[name] = [e[0] for e in exports]
+            else:
+                self._export_blocks.pop(name, None)
+            bindings = self._bindings.get(name)
+            if bindings:
+                self._binding_blocks[name] = [e[0] for e in bindings]
+            else:
+                self._binding_blocks.pop(name, None)
+            writes = self._global_writes.get(name)
+            if writes:
+                self.global_writers[name] = {self.gid(k, w) for k, _, w in writes}
+            else:
+                self.global_writers.pop(name, None)
+        self.name_shapes = dict(previous.name_shapes)
+        for name in names:
+            shape = self._shape(name)
+            if any(shape):
+                self.name_shapes[name] = shape
+            else:
+                self.name_shapes.pop(name, None)
+        return names
 
     # -- ids --------------------------------------------------------------------------------
     def gid(self, block: int, local_id: str) -> str:
@@ -203,6 +328,7 @@ class ModuleModel:
         return result
 
     def _compute_entry(self, block: int, name: str) -> Values:
+        self.evaluator.touch_name(name)
         blocks = self._export_blocks.get(name, ())
         j = _last_before(blocks, block)
         if j is None:
@@ -223,7 +349,7 @@ class ModuleModel:
         writes = self._global_writes.get(name)
         if not writes:
             return found
-        joined = v.join((found, *(self.value(t, k) for k, t in writes)))
+        joined = v.join((found, *(self.value(t, k) for k, t, _ in writes)))
         # The writes may run any number of times: kinds hold, constants do not.
         return frozenset(v.without_constant(x) for x in joined)
 
@@ -248,6 +374,7 @@ class ModuleModel:
         return result
 
     def _compute_global(self, block: int, name: str) -> Values:
+        self.evaluator.touch_name(name)
         parts = [self.entry(block + 1, name)]
         for k, term in self._bindings.get(name, ()):
             if k > block:
@@ -295,14 +422,33 @@ def qualname_of(values: Values) -> str | None:
     return name
 
 
-def _shape(facts: SemanticFacts) -> tuple[object, ...]:
-    """What the module-wide lookups read from a block besides its terms: the names it binds
-    and the functions and classes it defines (in order)."""
+def _tops(facts: SemanticFacts) -> set[str]:
+    return {
+        i.split(".", 1)[0]
+        for i in (*(f.local_id for f in facts.functions), *(c.local_id for c in facts.classes))
+    }
+
+
+def _edited(previous: ModuleModel, model: ModuleModel) -> list[int] | None:
+    """The blocks whose facts changed, when the blocks are the same ones (same identities)."""
+    if previous.keys != model.keys:
+        return None
+    return [
+        k
+        for k, (old, new) in enumerate(zip(previous.blocks, model.blocks, strict=True))
+        if old is not new and old != new
+    ]
+
+
+def _structure(facts: SemanticFacts) -> tuple[object, ...]:
+    """The top-level functions and classes a block defines (in order: they get module-wide
+    ids), and whether it star-imports."""
     return (
-        tuple((name, definite) for name, _, definite in facts.exports),
-        tuple(name for name, _ in facts.bindings),
-        tuple((name, writer) for name, _, writer in facts.global_writes),
-        tuple(f.local_id for f in facts.functions if "." not in f.local_id),
+        tuple(
+            f.local_id
+            for f in facts.functions
+            if "." not in f.local_id and not f.local_id.startswith("<lambda")
+        ),
         tuple(c.local_id for c in facts.classes if "." not in c.local_id),
         facts.star_import,
     )

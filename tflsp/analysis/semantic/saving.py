@@ -17,11 +17,12 @@ TensorFlow SavedModel directory written by Keras 2 is revived without the class;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.block import CallSem
+from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.graph import _may_run_local_code, callees
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.terms import Term
@@ -111,6 +112,11 @@ class SavingFlow:
     registers_by_hand: bool
     saves: tuple[SaveSite, ...]
     loads: tuple[LoadSite, ...]
+    # What it was built from: a next model with equal parts gets the same answers back.
+    call_sites: BlockParts | None = field(default=None, compare=False, repr=False)
+    sites: BlockParts | None = field(default=None, compare=False, repr=False)
+    mentions: tuple[object, ...] = field(default=(), compare=False, repr=False)
+    signature: int = field(default=0, compare=False, repr=False)
 
 
 _EMPTY_BLOCK = BlockSaving((), (), frozenset(), (), (), False)
@@ -128,6 +134,7 @@ def path_format(text: str | None) -> str | None:
 
 def _block_call_sites(model: ModuleModel, block: int) -> tuple[tuple[str, int], ...]:
     """``(function id, call number)`` for the block's calls of this module's functions."""
+    model.evaluator.touch(block)
     out: list[tuple[str, int]] = []
     for number, call in enumerate(model.blocks[block].calls):
         if _may_run_local_code(model, block, call.func):
@@ -139,16 +146,20 @@ class _Arguments:
     """What this module passes to a function's parameters (for ``def export(model): model.save``
     the saved object is what the callers pass)."""
 
-    def __init__(self, model: ModuleModel) -> None:
+    def __init__(self, model: ModuleModel, previous: BlockParts | None = None) -> None:
         self.model = model
         self.sites: dict[str, list[tuple[int, CallSem]]] = {}
         evaluator = model.evaluator
-        for block in range(len(model.blocks)):
-            found = evaluator._memoized(
-                ("call-sites", block), partial(_block_call_sites, model, block), ()
-            )
+        self.block_parts = evaluator.block_parts(
+            "call-sites", partial(_block_call_sites, model), (), previous
+        )
+        self.parts = self.block_parts.parts
+        for block, found in enumerate(self.parts):
             for gid, number in found:
                 self.sites.setdefault(gid, []).append((block, model.blocks[block].calls[number]))
+        # What a block's saving sites were computed with: a parameter's values come from call
+        # sites anywhere in the module (a new call of ``export(model)`` in another block).
+        self.signature = hash(self.parts)
 
     def values(self, term: Term, block: int) -> v.Values:
         """The values of ``term``; a parameter also gets what the module's calls pass to it."""
@@ -172,9 +183,37 @@ class _Arguments:
         return v.join(passed)
 
 
-def build_saving(model: ModuleModel) -> SavingFlow:
+def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> SavingFlow:
     evaluator = model.evaluator
-    arguments = _Arguments(model)
+    arguments = _Arguments(model, previous.call_sites if previous is not None else None)
+    same_sites = previous is not None and previous.signature == arguments.signature
+    sites_parts = evaluator.block_parts(
+        f"saving-block-{arguments.signature}",
+        partial(_block_sites_of, model, arguments),
+        _EMPTY_BLOCK,
+        previous.sites if previous is not None and same_sites else None,
+    )
+    found_blocks = sites_parts.parts
+    # The names each block reads (is a class used anywhere) matter too.
+    mentions = tuple(facts.mentions for facts in model.blocks)
+    if (
+        previous is not None
+        and same_sites
+        and model.edited is not None
+        and previous.sites is not None
+        and _same_parts(previous.sites.parts, found_blocks)
+        and _same_parts(previous.mentions, mentions)
+    ):
+        return SavingFlow(
+            previous.classes,
+            previous.registers_by_hand,
+            previous.saves,
+            previous.loads,
+            arguments.block_parts,
+            sites_parts,
+            mentions,
+            arguments.signature,
+        )
     saves: list[SaveSite] = []
     loads: list[LoadSite] = []
     serialized: set[str] = set()
@@ -182,10 +221,7 @@ def build_saving(model: ModuleModel) -> SavingFlow:
     fits: list[tuple[tuple[int, int], frozenset[str], bool]] = []
     added: dict[v.Value, frozenset[str]] = {}
     by_hand = False
-    for block in range(len(model.blocks)):
-        found: BlockSaving = evaluator._memoized(
-            ("saving-block", block), partial(_block_sites, model, block, arguments), _EMPTY_BLOCK
-        )
+    for found in found_blocks:
         saves.extend(found.saves)
         loads.extend(found.loads)
         serialized |= found.serialized
@@ -224,7 +260,26 @@ def build_saving(model: ModuleModel) -> SavingFlow:
         if kept or loaded or is_serialized:
             formats = tuple(s.format for s in kept)
             classes[gid] = ClassSaving(formats, loaded, is_serialized, covered)
-    return SavingFlow(classes, by_hand, tuple(saves), tuple(loads))
+    return SavingFlow(
+        classes,
+        by_hand,
+        tuple(saves),
+        tuple(loads),
+        arguments.block_parts,
+        sites_parts,
+        mentions,
+        arguments.signature,
+    )
+
+
+def _same_parts(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
+    return before is now or (
+        len(before) == len(now) and all(a is b or a == b for a, b in zip(before, now, strict=True))
+    )
+
+
+def _block_sites_of(model: ModuleModel, arguments: _Arguments, block: int) -> BlockSaving:
+    return _block_sites(model, block, arguments)
 
 
 def _meets(save: SaveSite, load: LoadSite, name: str, *, given: bool = False) -> bool:
@@ -272,6 +327,7 @@ def _last_name(func: Term) -> str | None:
 
 
 def _block_sites(model: ModuleModel, block: int, arguments: _Arguments) -> BlockSaving:
+    model.evaluator.touch(block)
     facts = model.blocks[block]
     saves: list[SaveSite] = []
     loads: list[LoadSite] = []
