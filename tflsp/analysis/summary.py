@@ -20,7 +20,8 @@ from tflsp.analysis.facts import BlockFacts, ClassFacts, FunctionFacts
 from tflsp.analysis.names import canonical, keras_flavor, resolve_dotted
 from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedTables
 from tflsp.analysis.registry import ModuleFact
-from tflsp.analysis.semantic.captures import eager_switches, stale_globals
+from tflsp.analysis.semantic.captures import StaleGlobals, eager_switches, stale_globals
+from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph, recursion
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.saving import SavingFlow, build_saving
@@ -63,6 +64,8 @@ class ModuleSummary:
     # What the next summary may reuse: the block facts this one was built from, and per
     # combined module fact the module names its combine resolved through the model.
     block_facts: tuple[BlockFacts, ...] = field(default=(), repr=False, compare=False)
+    switch_parts: BlockParts | None = field(default=None, repr=False, compare=False)
+    stale_flow: StaleGlobals | None = field(default=None, repr=False, compare=False)
     extra_deps: dict[str, tuple[tuple[object, ...], frozenset[int | str]]] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -173,8 +176,11 @@ def build_summary(
 
     graph_map = build_graph(model, previous.graph_map if previous is not None else None)
     saving_flow = build_saving(model, previous.saving_flow if previous is not None else None)
+    stale_flow = stale_globals(
+        model, graph_map, previous.stale_flow if previous is not None else None
+    )
     stale: dict[str, set[str]] = {}
-    for top, name in stale_globals(model, graph_map):
+    for top, name in stale_flow.pairs:
         stale.setdefault(top, set()).add(name)
 
     if (
@@ -198,6 +204,9 @@ def build_summary(
                     resolved_called.add(callee)
         features = frozenset(w for w in watched if w in called or w in resolved_called)
 
+    switches, switch_parts = eager_switches(
+        model, previous.switch_parts if previous is not None else None
+    )
     log = ReadLog()
     tables = {
         "graph": TrackedDict("graph", log, graph_map.graph),
@@ -205,7 +214,7 @@ def build_summary(
         "stale_globals": TrackedDict(
             "stale_globals", log, {top: frozenset(names) for top, names in stale.items()}
         ),
-        "eager_switches": TrackedDict("eager_switches", log, eager_switches(model)),
+        "eager_switches": TrackedDict("eager_switches", log, switches),
         "recursion": TrackedDict("recursion", log, recursion(graph_map)),
     }
     summary = ModuleSummary(
@@ -227,6 +236,8 @@ def build_summary(
         recursion=tables["recursion"],
     )
     summary.block_facts = facts
+    summary.switch_parts = switch_parts
+    summary.stale_flow = stale_flow
     # A module fact's combine is run again only when a block's extracted value, the module's
     # imports, functions or Keras classes, or what it asked the model (recorded) changed.
     reusable = (

@@ -12,9 +12,12 @@ The answer is per top-level definition: ``(top-level id, name)`` pairs.
 
 from __future__ import annotations
 
+import bisect
+from dataclasses import dataclass
 from functools import partial
 
 from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.graph import GraphMap, callees
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 
@@ -57,36 +60,105 @@ _EAGER_SWITCHES = frozenset(
 )
 
 
-def eager_switches(model: ModuleModel) -> dict[object, bool]:
+def _block_switches(model: ModuleModel, block: int) -> tuple[bool, ...]:
+    """The block's module-level switches of eager execution, in order (True: on)."""
+    model.evaluator.touch(block)
+    facts = model.blocks[block]
+    found: list[bool] = []
+    for kind, item, _ in facts.timeline:
+        if kind != "call":
+            continue
+        call = facts.calls[int(item)]
+        func = call.func
+        if func.tag != "attr" or func.args[1] not in (
+            "run_functions_eagerly",
+            "experimental_run_functions_eagerly",
+        ):
+            continue
+        if qualname_of(model.value(func, block)) not in _EAGER_SWITCHES or not call.args:
+            continue
+        flag = model.value(call.args[0], block)
+        if v.all_of(flag, lambda x: x.kind == v.BOOL and x.const is not None):
+            found.append(next(iter(flag)).const is True)
+    return tuple(found)
+
+
+def eager_switches(
+    model: ModuleModel, previous: BlockParts | None = None
+) -> tuple[dict[object, bool], BlockParts]:
     """Block identity -> does module code switch functions back to graphs after this block?
 
     Only for blocks whose module code turns eager execution of tf.functions on."""
-    switches: list[tuple[int, bool]] = []  # (block, on) in module order
-    for block, facts in enumerate(model.blocks):
-        for kind, item, _ in facts.timeline:
-            if kind != "call":
-                continue
-            call = facts.calls[int(item)]
-            func = call.func
-            if func.tag != "attr" or func.args[1] not in (
-                "run_functions_eagerly",
-                "experimental_run_functions_eagerly",
-            ):
-                continue
-            if qualname_of(model.value(func, block)) not in _EAGER_SWITCHES or not call.args:
-                continue
-            flag = model.value(call.args[0], block)
-            if v.all_of(flag, lambda x: x.kind == v.BOOL and x.const is not None):
-                switches.append((block, next(iter(flag)).const is True))
+    parts = model.evaluator.block_parts(
+        "eager-switches", partial(_block_switches, model), (), previous
+    )
+    switches = [(block, on) for block, found in enumerate(parts.parts) for on in found]
     out: dict[object, bool] = {}
     for i, (block, on) in enumerate(switches):
         if on:
             out[model.keys[block]] = any(not later for _, later in switches[i + 1 :])
-    return out
+    return out, parts
 
 
-def stale_globals(model: ModuleModel, graph: GraphMap) -> frozenset[tuple[str, str]]:
+_Event = tuple[str, object, int]  # ("bind", name, loop) | ("call", started ids, loop)
+
+
+def _block_events(model: ModuleModel, block: int) -> tuple[_Event, ...]:
+    """The block's module-level bindings and the calls that start local functions, in the
+    order they run (calls of library functions start nothing and are left out)."""
     evaluator = model.evaluator
+    evaluator.touch(block)
+    facts = model.blocks[block]
+    events: list[_Event] = []
+    for kind, item, loop in facts.timeline:
+        if kind == "bind":
+            events.append(("bind", item, loop))
+            continue
+        started = evaluator._memoized(
+            ("started", block, item), partial(_started, model, block, int(item)), ()
+        )
+        if started:
+            events.append(("call", started, loop))
+    return tuple(events)
+
+
+@dataclass(frozen=True)
+class StaleGlobals:
+    """``(top-level id, name)`` pairs, with what they were computed from."""
+
+    pairs: frozenset[tuple[str, str]]
+    events: BlockParts | None = None
+    graph: GraphMap | None = None
+    writers: dict[str, set[str]] | None = None
+
+
+def stale_globals(
+    model: ModuleModel, graph: GraphMap, previous: StaleGlobals | None = None
+) -> StaleGlobals:
+    events = model.evaluator.block_parts(
+        "stale-events",
+        partial(_block_events, model),
+        (),
+        previous.events if previous is not None else None,
+    )
+    if (
+        previous is not None
+        and previous.events is not None
+        and model.edited is not None
+        and previous.events.parts == events.parts
+        and previous.graph is not None
+        and (previous.graph.graph is graph.graph or previous.graph.graph == graph.graph)
+        and (previous.graph.edges is graph.edges or previous.graph.edges == graph.edges)
+        and previous.writers == model.global_writers
+    ):
+        return StaleGlobals(previous.pairs, events, graph, model.global_writers)
+    pairs = _stale_pairs(model, graph, events.parts)
+    return StaleGlobals(pairs, events, graph, model.global_writers)
+
+
+def _stale_pairs(
+    model: ModuleModel, graph: GraphMap, parts: tuple[tuple[_Event, ...], ...]
+) -> frozenset[tuple[str, str]]:
     reach_memo: dict[str, frozenset[str]] = {}
 
     def reached(gid: str) -> frozenset[str]:
@@ -107,8 +179,8 @@ def stale_globals(model: ModuleModel, graph: GraphMap) -> frozenset[tuple[str, s
     bindings: dict[str, list[tuple[Position, int]]] = {}
     loops_of_block: dict[tuple[int, int], int] = {}
     functions = model.functions
-    for block, facts in enumerate(model.blocks):
-        for number, (kind, item, loop) in enumerate(facts.timeline):
+    for block, block_events in enumerate(parts):
+        for number, (kind, item, loop) in enumerate(block_events):
             where = (block, number)
             loop_key = (
                 -1 if loop < 0 else loops_of_block.setdefault((block, loop), len(loops_of_block))
@@ -116,11 +188,8 @@ def stale_globals(model: ModuleModel, graph: GraphMap) -> frozenset[tuple[str, s
             if kind == "bind":
                 bindings.setdefault(str(item), []).append((where, loop_key))
                 continue
-            started = evaluator._memoized(
-                ("started", block, item), partial(_started, model, block, int(item)), ()
-            )
             tops: set[str] = set()
-            for gid in started:
+            for gid in item:  # type: ignore[attr-defined]
                 for target in reached(gid):
                     # A function defined after this call cannot run in it.
                     if functions[target].block > block:
@@ -144,17 +213,25 @@ def stale_globals(model: ModuleModel, graph: GraphMap) -> frozenset[tuple[str, s
                 first is None or any(first < p < last for w in others for p in runs.get(w, ()))  # type: ignore[operator]
             ):
                 out.add((top, name))
-    # Names bound once never change.
-    rebound = {
-        name: found
-        for name, found in bindings.items()
-        if len(found) > 1 or (found and found[0][1] >= 0)
-    }
+    # Names bound once never change.  The others, by where they are bound (positions in
+    # module order, for a range search per traced definition) and by module-level loop.
+    placed: list[tuple[Position, str]] = []
+    in_loop: dict[int, set[str]] = {}
+    for name, found in bindings.items():
+        if len(found) < 2 and not (found and found[0][1] >= 0):
+            continue
+        for where, loop in found:
+            placed.append((where, name))
+            if loop >= 0:
+                in_loop.setdefault(loop, set()).add(name)
+    placed.sort()
+    wheres = [where for where, _ in placed]
     for top, calls in traces.items():
-        positions = sorted(p for p, _ in calls)
-        loops = {loop for _, loop in calls if loop >= 0}
-        first, last = positions[0], positions[-1]
-        for name, found in rebound.items():
-            if any(first < where < last or (loop >= 0 and loop in loops) for where, loop in found):
-                out.add((top, name))
+        first = min(p for p, _ in calls)
+        last = max(p for p, _ in calls)
+        start = bisect.bisect_right(wheres, first)
+        end = bisect.bisect_left(wheres, last)
+        out.update((top, name) for _, name in placed[start:end])
+        for loop in {loop for _, loop in calls if loop >= 0}:
+            out.update((top, name) for name in in_loop.get(loop, ()))
     return frozenset(out)
