@@ -21,7 +21,7 @@ import configparser
 import re
 import sys
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePath
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -152,7 +152,7 @@ def _declared_in(directory: Path) -> frozenset[str] | None:
     return frozenset(names | _from_requirements(directory))
 
 
-def declared_dependencies(path: str | Path) -> frozenset[str]:
+def declared_dependencies(path: str | PurePath) -> frozenset[str]:
     """Normalised names of the dependencies the project of ``path`` declares (empty: none known)."""
     start = Path(path).resolve()
     child = start
@@ -167,7 +167,7 @@ def declared_dependencies(path: str | Path) -> frozenset[str]:
     return frozenset()
 
 
-def declares_tf_keras(path: str | Path | None) -> bool:
+def declares_tf_keras(path: str | PurePath | None) -> bool:
     """Does the project of ``path`` depend on tf-keras (so ``tf.keras`` runs as Keras 2)?"""
     if path is None or str(path) == "-":
         return False
