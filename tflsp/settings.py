@@ -19,6 +19,7 @@ from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE
 from tflsp.analysis.engine import LintConfig
 from tflsp.catalog import Catalog, load_catalog
 from tflsp.catalog.schema import SEVERITIES
+from tflsp.project import declares_tf_keras
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -87,11 +88,15 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "target-keras",
         '"auto" | "3" | "2"',
         "auto",
-        "Which Keras the code runs with. `auto` means Keras 2 when the file imports `tf_keras` "
-        "or `TF_USE_LEGACY_KERAS` is set in the environment, Keras 3 otherwise. Patterns that "
-        "apply to one version only are reported for that version.",
-        "コードが動く Keras。`auto` はファイルが `tf_keras` を import しているか環境変数 "
-        "`TF_USE_LEGACY_KERAS` が設定されていれば Keras 2、それ以外は Keras 3 とみなします。",
+        "Which Keras the code runs with. `auto` means Keras 2 when the file imports `tf_keras`, "
+        "`TF_USE_LEGACY_KERAS` is set in the environment, or the file's project declares a "
+        "dependency on `tf-keras` (pyproject.toml, setup.cfg, setup.py, requirements*.txt, or "
+        "an installed wheel's metadata), Keras 3 otherwise. Patterns that apply to one version "
+        "only are reported for that version.",
+        "コードが動く Keras。`auto` はファイルが `tf_keras` を import している、環境変数 "
+        "`TF_USE_LEGACY_KERAS` が設定されている、またはファイルのプロジェクトが `tf-keras` への"
+        "依存を宣言している（pyproject.toml、setup.cfg、setup.py、requirements*.txt、"
+        "インストール済み wheel のメタデータ）ときは Keras 2、それ以外は Keras 3 とみなします。",
         example='target-keras = "3"',
     ),
     SettingSpec(
@@ -368,7 +373,9 @@ class Settings:
             enabled=self.enabled_codes(catalog, path),
             severity=self.severity,
             target_keras=self.target_keras,
-            legacy_env=legacy_keras_env(),
+            # Keras 2 when TF_USE_LEGACY_KERAS is set, or when the file's project depends on
+            # tf-keras (it then runs tf.keras as Keras 2; see tflsp.project).
+            legacy_env=legacy_keras_env() or declares_tf_keras(path),
             max_chars=self.max_file_size,
         )
 
