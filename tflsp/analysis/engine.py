@@ -17,9 +17,10 @@ a class's bases, a new function) or a tracked entry other blocks read.
 from __future__ import annotations
 
 import ast
+import gc
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
@@ -30,7 +31,7 @@ from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.parsing import ParsedBlock, SyntaxProblem, parse_block, try_parse
 from tflsp.analysis.reads import Dependencies
-from tflsp.analysis.registry import all_detectors, watched_names
+from tflsp.analysis.registry import ModuleFact, all_detectors, module_facts, watched_names
 from tflsp.analysis.summary import ModuleSummary, build_summary
 from tflsp.analysis.suppressions import Suppression, find_suppressions
 from tflsp.catalog import Catalog, load_catalog
@@ -53,10 +54,15 @@ class Generations(Generic[K, V]):
     as it was before the last keystroke, stay cached.  A ``parent`` is read, never changed.
     """
 
-    def __init__(self, parent: Generations[K, V] | None = None) -> None:
+    def __init__(
+        self,
+        parent: Generations[K, V] | None = None,
+        dropped: Callable[[V], None] | None = None,
+    ) -> None:
         self._current: dict[K, V] = {}
         self._previous: dict[K, V] = {}
         self._parent = parent
+        self._dropped = dropped
 
     def get(self, key: K) -> V | None:
         value = self._current.get(key)
@@ -77,6 +83,9 @@ class Generations(Generic[K, V]):
 
     def rotate(self) -> None:
         """End of an analysis: what it did not use is dropped at the end of the next one."""
+        if self._dropped is not None:
+            for value in self._previous.values():
+                self._dropped(value)
         self._previous = self._current
         self._current = {}
 
@@ -105,13 +114,43 @@ class BlockAnalysis:
     parsed: ParsedBlock
     index: NodeIndex | None
     suppressions: dict[int, Suppression]
+    module_facts: tuple[ModuleFact, ...] = ()
     _facts: BlockFacts | None = None
+    _head: str | None = None
+    _identity: str | None = None
+
+    @property
+    def head(self) -> str:
+        """What identifies the block while it is edited (see :func:`_head`), computed once."""
+        if self._head is None:
+            self._head = _head(self.text)
+        return self._head
+
+    @property
+    def identity(self) -> str:
+        """The block's identity in the semantic model (see :func:`_identity`), computed once."""
+        if self._identity is None:
+            self._identity = _identity(self.head)
+        return self._identity
+
+    def release(self) -> None:
+        """Dropped from the cache: break the cycles its memos make with its tree.
+
+        What detectors and the semantic model memoise on a block's index points back at the index
+        (and so at the whole tree).  Left as cycles, every typed version of the edited block would
+        wait for a full collection, which a busy server runs rarely (see
+        :mod:`tflsp.server.memory`); cleared here, reference counting frees them at once.
+        """
+        if self.index is not None:
+            self.index.memo.clear()
 
     @property
     def facts(self) -> BlockFacts:
         """Computed on first use: a half-typed block that keeps its last facts never needs them."""
         if self._facts is None:
-            self._facts = extract_facts(self.index) if self.index is not None else EMPTY_FACTS
+            index = self.index
+            found = extract_facts(index, self.module_facts) if index is not None else EMPTY_FACTS
+            self._facts = found
         return self._facts
 
 
@@ -167,8 +206,12 @@ class _Placed:
         tables = summary.tracked
         if tables is None or self.summary.tracked is None or self.deps is None:
             return False
-        same_core = self.summary.core_fingerprint == summary.core_fingerprint
-        return same_core and tables.still_hold(self.deps)
+        if self.summary.core_fingerprint != summary.core_fingerprint:
+            return False
+        if tables.delta is not None and tables.predecessor == id(self.summary.tracked):
+            # Valid for the summary before this one: only what changed since can matter.
+            return self.deps.atoms.isdisjoint(tables.delta)
+        return tables.still_hold(self.deps)
 
 
 class Analyzer:
@@ -184,11 +227,11 @@ class Analyzer:
         self.catalog = catalog or load_catalog()
         self.config = config
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
-        self._blocks: Generations[str, BlockAnalysis] = Generations()
+        self._blocks: Generations[str, BlockAnalysis] = Generations(dropped=BlockAnalysis.release)
         self._findings: Generations[
-            tuple[str, int], tuple[list[Diagnostic], Dependencies | None]
+            tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
         ] = Generations()
-        self._summary_key: tuple[BlockFacts, ...] | None = None
+        self._summary_key: tuple[tuple[BlockFacts, ...], tuple[tuple[str, int], ...]] | None = None
         self._summary: ModuleSummary | None = None
         self._previous: dict[int, tuple[str, BlockFacts]] = {}
         # (id of block analysis, line offset) -> the block's final diagnostics, so unchanged
@@ -196,6 +239,7 @@ class Analyzer:
         self._placed: dict[tuple[int, int], _Placed] = {}
         self._watched = watched_names()
         self._detectors = all_detectors()
+        self._module_facts = tuple(module_facts())
         self._severity = config.severity_map
 
     def fork(self) -> Analyzer:
@@ -217,7 +261,7 @@ class Analyzer:
             return cached
         parsed = parse_block(text)
         index = NodeIndex(parsed.tree) if parsed.tree is not None else None
-        analysis = BlockAnalysis(text, parsed, index, find_suppressions(text))
+        analysis = BlockAnalysis(text, parsed, index, find_suppressions(text), self._module_facts)
         self._blocks.put(text, analysis)
         return analysis
 
@@ -256,11 +300,20 @@ class Analyzer:
     # -- summary -----------------------------------------------------------------------------
     def _summarise(self, views: list[BlockView]) -> ModuleSummary:
         facts: list[BlockFacts] = []
+        keys: list[tuple[str, int]] = []
+        seen_heads: dict[str, int] = {}
         previous = self._previous
         current: dict[int, tuple[str, BlockFacts]] = {}
         for view in views:
             analysis = view.analysis
-            head = _head(analysis.text)
+            head = analysis.head
+            # A block's identity while other blocks change: its head (for a statement that is
+            # not a def or class, only that it is one), and which occurrence of that it is
+            # (the semantic model's dependencies are kept by identity).
+            identity = analysis.identity
+            occurrence = seen_heads.get(identity, 0)
+            seen_heads[identity] = occurrence + 1
+            keys.append((identity, occurrence))
             before = previous.get(view.start_line)
             if analysis.parsed.error is not None and before is not None and before[0] == head:
                 # A block with a syntax error (a half-typed line) keeps what it said last time,
@@ -274,14 +327,17 @@ class Analyzer:
             current[view.start_line] = (head, block_facts)
             facts.append(block_facts)
         self._previous = current
-        key = tuple(facts)
+        key = (tuple(facts), tuple(keys))
         if self._summary is not None and key == self._summary_key:
             return self._summary
         summary = build_summary(
             facts,
+            keys=keys,
             target_keras=self.config.target_keras,
             legacy_env=self.config.legacy_env,
             watched=self._watched,
+            previous=self._summary,
+            module_facts=self._module_facts,
         )
         self._summary_key, self._summary = key, summary
         return summary
@@ -296,10 +352,15 @@ class Analyzer:
         )
 
     def _detect(
-        self, analysis: BlockAnalysis, summary: ModuleSummary, active: frozenset[str]
+        self,
+        analysis: BlockAnalysis,
+        summary: ModuleSummary,
+        active: frozenset[str],
+        ordinal: int,
     ) -> tuple[list[Diagnostic], Dependencies | None]:
         tables = summary.tracked
-        key = _findings_key(analysis, summary)
+        model = summary.model
+        key = _findings_key(analysis, summary, ordinal)
         cached = self._findings.get(key)
         if cached is not None:
             held = cached[1]
@@ -315,7 +376,9 @@ class Analyzer:
                 summary,
                 active,
                 analysis.parsed.neutralised,
+                ordinal,
             )
+            recorded = model.evaluator.recording() if model is not None else None
             if tables is not None:
                 tables.log.start()
             try:
@@ -335,8 +398,20 @@ class Analyzer:
             finally:
                 if tables is not None:
                     tables.log.stop()
+                if model is not None:
+                    model.evaluator.stop()
+                # Detector memos point back at the context, and the context at the block's
+                # tree: cleared, the tree of a typed version is freed as soon as it leaves the
+                # cache, not at the next full collection (which a busy server runs rarely).
+                ctx.memo.clear()
             findings = _dedupe(ctx.findings)
-            deps = tables.snapshot() if tables is not None else None
+            blocks: tuple[tuple[object, object], ...] = ()
+            names: list[str] = []
+            if model is not None and recorded is not None:
+                numbers = sorted(j for j in recorded if isinstance(j, int))
+                blocks = tuple((model.keys[j], model.blocks[j]) for j in numbers)
+                names = [n for n in recorded if isinstance(n, str)]
+            deps = tables.snapshot(blocks, names) if tables is not None else None
         self._findings.put(key, (findings, deps))
         return findings, deps
 
@@ -346,6 +421,7 @@ class Analyzer:
         summary: ModuleSummary,
         active: frozenset[str],
         offset: int,
+        ordinal: int,
     ) -> _Placed:
         """One block's diagnostics in module lines: syntax error, then unsuppressed findings."""
         out: list[Diagnostic] = []
@@ -362,7 +438,7 @@ class Analyzer:
             )
         sups = analysis.suppressions
         severity = self._severity
-        findings, deps = self._detect(analysis, summary, active)
+        findings, deps = self._detect(analysis, summary, active, ordinal)
         for finding in findings:
             sup = sups.get(finding.line) or sups.get(finding.end_line)
             if sup is not None and sup.covers(finding.code):
@@ -380,6 +456,20 @@ class Analyzer:
             )
         if "\x00" in source:
             return ModuleResult([], None, skipped="file contains NUL bytes (binary?)")
+        # An analysis allocates many small objects that live on (trees, terms, the model's
+        # memos) and makes next to no reference cycles: the cyclic collector, run again and
+        # again over the growing heap meanwhile, would double a cold analysis.  It runs once,
+        # after.
+        collecting = gc.isenabled()
+        if collecting:
+            gc.disable()
+        try:
+            return self._analyze(source)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _analyze(self, source: str) -> ModuleResult:
         # Lines end at "\r\n", "\r" or "\n" as in Python; positions are the same after this.
         source = normalise_newlines(source)
         views = self.split(source)
@@ -388,20 +478,24 @@ class Analyzer:
         diagnostics: list[Diagnostic] = []
         previous = self._placed
         placed: dict[tuple[int, int], _Placed] = {}
-        for view in views:
+        for ordinal, view in enumerate(views):
             analysis = view.analysis
             offset = view.start_line - 1
             key = (id(analysis), offset)
             entry = previous.get(key)
             if entry is None or entry.analysis is not analysis or not entry.valid_for(summary):
-                entry = self._place(analysis, summary, active, offset)
+                entry = self._place(analysis, summary, active, offset, ordinal)
             else:
                 if entry.summary is not summary:
                     # New summary, same findings: the detectors' reads still hold.
-                    entry = replace(entry, summary=summary)
+                    entry = _Placed(
+                        entry.analysis, summary, entry.findings, entry.deps, entry.diagnostics
+                    )
                 # Keep the findings cached as used by this analysis: once lines above the block
                 # move (an Enter), the block is placed afresh and must find them there.
-                self._findings.put(_findings_key(analysis, summary), (entry.findings, entry.deps))
+                self._findings.put(
+                    _findings_key(analysis, summary, ordinal), (entry.findings, entry.deps)
+                )
             placed[key] = entry
             diagnostics.extend(entry.diagnostics)
         self._placed = placed
@@ -419,11 +513,18 @@ _STATEMENT_RE = re.compile(
 )
 
 
-def _findings_key(analysis: BlockAnalysis, summary: ModuleSummary) -> tuple[str, int]:
+def _findings_key(
+    analysis: BlockAnalysis, summary: ModuleSummary, ordinal: int
+) -> tuple[str, int, object]:
     """Findings depend on the block's text and the summary's core, plus the tracked-table
-    entries the detectors read for this block (checked separately, see tflsp.analysis.reads)."""
+    entries the detectors read for this block (checked separately, see tflsp.analysis.reads).
+    Identical texts at two places may see different values: the block's identity in the
+    semantic model is part of the key."""
     tables = summary.tracked
-    return (analysis.text, summary.core_fingerprint if tables is not None else summary.fingerprint)
+    fingerprint = summary.core_fingerprint if tables is not None else summary.fingerprint
+    model = summary.model
+    identity = model.keys[ordinal] if model is not None and ordinal < len(model.keys) else None
+    return (analysis.text, fingerprint, identity)
 
 
 def _may_continue(message: str, following: str) -> bool:
@@ -473,6 +574,19 @@ def _head(text: str) -> str:
             found = _DEF_NAME_RE.match(stripped)
             return text[:start] + (found.group() if found else line)
         start = end + 1
+
+
+# The identity of every block that is not a function or class in the semantic model: such a
+# block is known by its place (which of these blocks it is), since its first line is what is
+# being typed.
+STATEMENT = "<statement>"
+
+
+def _identity(head: str) -> str:
+    last = head.rpartition("\n")[2].lstrip()
+    if not last or last.startswith("#") or _DEF_NAME_RE.match(last):
+        return head  # a def or class by its name; blank lines and comments by their text
+    return STATEMENT
 
 
 def _with_severity(diagnostic: Diagnostic, severity: str) -> Diagnostic:

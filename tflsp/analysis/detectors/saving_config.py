@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.saving import (
     class_name_span,
+    class_saving,
     is_local_base,
     is_registered,
-    saving_info,
+    registers_by_hand,
 )
 from tflsp.analysis.names import dotted
 from tflsp.analysis.registry import detector
@@ -127,10 +128,6 @@ def init_params(init: ast.FunctionDef) -> list[InitParam]:
 # -- TFL402 missing-get-config ---------------------------------------------------------------
 @detector("TFL402")
 def missing_get_config(ctx: BlockContext) -> None:
-    info = saving_info(ctx)
-    module_serializes = bool(info.saves or info.loads) or any(
-        ctx.summary.has(call) for call in _SERIALIZING_CALLS
-    )
     for cls, kind in ctx.keras_classes():
         if kind not in ("layer", "model"):
             continue
@@ -139,8 +136,9 @@ def missing_get_config(ctx: BlockContext) -> None:
             continue
         if is_local_base(ctx, cls):
             continue  # serialized through its subclasses, which TFL402/TFL403 check
-        if not (module_serializes or is_registered(ctx, cls)):
-            continue  # nothing in this module saves, loads or serializes models
+        info = class_saving(ctx, cls)
+        if not (info.saved or info.serialized or is_registered(ctx, cls)):
+            continue  # nothing saves or serializes an object holding it
         params = init_params(init)
         if not params:
             continue
@@ -291,6 +289,8 @@ def get_config_missing_args(ctx: BlockContext) -> None:
         init = method(cls, "__init__")
         if get_config is None or init is None:
             continue
+        if not any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(get_config)):
+            continue  # it only raises: saving this class is refused on purpose
         keys = _config_keys(get_config)
         if keys is None:
             continue  # built in a way we cannot read
@@ -309,12 +309,26 @@ def get_config_missing_args(ctx: BlockContext) -> None:
             and (p.required or p.name in used)
             and not (uses_super and p.name in forwarded)
         ]
-        if missing:
+        if missing and _config_is_used(ctx, cls):
             ctx.report(
                 "TFL403",
                 class_name_span(ctx, get_config),
                 args={"cls": cls.name, "args": _quoted(missing)},
             )
+
+
+def _config_is_used(ctx: BlockContext, cls: ast.ClassDef) -> bool:
+    """Does the code show that Keras will rebuild ``cls`` from its config?
+
+    Registered classes are meant to be rebuilt from their config, and so are classes an object
+    reaching a Keras save or load contains.  Otherwise it is unknown: a layer of a library is
+    often only ever rebuilt by its owner's constructor (keras-hub's backbones save their own
+    arguments, never their layers' configs), and the save, if any, is in another file.
+    """
+    if is_registered(ctx, cls) or registers_by_hand(ctx):
+        return True
+    info = class_saving(ctx, cls)
+    return bool(info.saved) or info.loaded
 
 
 def _is_super_get_config(node: ast.AST) -> bool:
