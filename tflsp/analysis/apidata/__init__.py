@@ -40,6 +40,7 @@ __all__ = [
     "canonical",
     "exists",
     "is_subclass",
+    "keras3_constructor_kwargs",
     "keras3_param_changes",
     "keras3_removed",
     "kind",
@@ -412,3 +413,19 @@ def keras3_param_changes(name: str) -> Keras3ParamChanges | None:
         bool(info.get("kwargs")),
         tuple(info.get("mentioned", ())),
     )
+
+
+def keras3_constructor_kwargs(name: str) -> tuple[str, ...]:
+    """Keywords a Keras 3 class's constructor reads from ``**kwargs`` by name.
+
+    ``name`` is a Keras 3 spelling (``keras.*``, or ``tensorflow.keras.*`` as TF 2.21 has it).
+
+    ``keras.layers.LSTM`` -> ``("dtype", "implementation", "input_dim", "input_shape",
+    "trainable")``: a call may pass them although no signature names them (``Layer.__init__``
+    takes ``input_shape=`` this way).  Empty for classes without such reads and for names the
+    data does not know.
+    """
+    found = _resolve(name, "tensorflow" if name.startswith("tensorflow.") else "keras3")
+    if not found or found.kind != "class":
+        return ()
+    return tuple(_keras3().get("constructor_kwargs", {}).get(found.canonical, ()))
