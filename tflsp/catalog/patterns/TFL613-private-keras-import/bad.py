@@ -5,9 +5,6 @@ from tensorflow.python.keras.layers import Dense  # [TFL613]
 
 print("is a tf.keras layer:", isinstance(Dense(2), tf.keras.layers.Layer))
 
-try:
-    import keras.engine as KE  # [TFL613]
+import keras.engine as KE  # [TFL613]
 
-    print("keras.engine imported:", KE.__name__)
-except ModuleNotFoundError as error:
-    print("import failed:", error)
+print("keras.engine imported:", KE.__name__)
