@@ -200,6 +200,16 @@ def test_keras3_constructor_kwargs() -> None:
     assert apidata.keras3_constructor_kwargs("keras.ops.sum") == ()
 
 
+def test_keras3_removed_members_and_homes() -> None:
+    removed = apidata.keras3_removed_members()
+    assert "keras.Model.fit_generator" in removed and "keras.layers.Layer.add_update" in removed
+    assert list(removed) == sorted(removed)
+    # The most specific public module first; () when the name is unknown or ambiguous.
+    assert apidata.keras3_homes("InputSpec") == ("keras.layers", "keras")
+    assert apidata.keras3_homes("to_categorical") == ("keras.utils",)
+    assert apidata.keras3_homes("data_adapter") == ()
+
+
 def test_versions_are_recorded() -> None:
     meta = apidata.versions()
     assert meta["tensorflow"].startswith("2.21")
