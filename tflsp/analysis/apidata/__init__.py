@@ -40,6 +40,7 @@ __all__ = [
     "canonical",
     "exists",
     "is_subclass",
+    "keras3_changed_callables",
     "keras3_constructor_kwargs",
     "keras3_homes",
     "keras3_param_changes",
@@ -399,6 +400,12 @@ def keras3_removed(name: str) -> Keras3Removed | None:
 def keras3_removed_members() -> tuple[str, ...]:
     """Every tf-keras class member Keras 3 lacks (``keras.Model.fit_generator``), sorted."""
     return tuple(sorted(_keras3()["removed_members"]))
+
+
+def keras3_changed_callables() -> tuple[str, ...]:
+    """Every tf-keras callable whose parameters differ in Keras 3 (keys of
+    :func:`keras3_param_changes`), sorted."""
+    return tuple(sorted(_keras3()["param_changes"]))
 
 
 def keras3_param_changes(name: str) -> Keras3ParamChanges | None:
