@@ -36,6 +36,8 @@ from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.registry import detector
 
 # Keras 1 keyword -> the Keras 2/3 name it became (Keras 2.0 converted them automatically).
+# No API data can list them: tf-keras 2.21 rejects them too.  The data's own ``renamed`` pairs
+# are matched by position and default (save(save_format=) -> zipped=), so they are no fix.
 KERAS1_NAMES = {
     "nb_epoch": "epochs",
     "init": "kernel_initializer",

@@ -24,7 +24,7 @@ from tflsp.analysis.detectors.keras3_support import (
     guarded,
     receiver,
 )
-from tflsp.analysis.diagnostics import Edit
+from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic import values as v
 
@@ -158,7 +158,7 @@ def _report_model(ctx: BlockContext, node: ast.Attribute, attr: str) -> None:
     ctx.report("TFL607", ctx.attribute_span(node), message=variant, args=args, fix=fix)
 
 
-def _rename_fix(ctx: BlockContext, node: ast.Attribute, call: ast.Call, new: str):  # type: ignore[no-untyped-def]
+def _rename_fix(ctx: BlockContext, node: ast.Attribute, call: ast.Call, new: str) -> Fix | None:
     """``fit_generator(...)`` -> ``fit(...)`` when every keyword is also one of fit's."""
     signature = apidata.signature(f"keras.Model.{new}", "keras3")
     if signature is None:
