@@ -515,12 +515,37 @@ def mentions() -> None:
 
     Input (stdin): ``{keras3 name: [parameter, ...]}``; a class is read through the
     ``__init__`` methods of its Keras bases, where old keywords are popped from ``kwargs``.
+    Also, for the classes listed under ``kwargs``: the keywords their constructors read from
+    ``**kwargs`` by name (``kwargs.pop("x")``, ``"x" in kwargs``), which a call may pass although
+    no signature names them.
     """
     import re
 
     request: dict[str, Any] = json.load(sys.stdin)
     wanted: dict[str, list[str]] = request["params"]
-    out: dict[str, Any] = {"params": {}, "assigned": {}}
+    out: dict[str, Any] = {"params": {}, "assigned": {}, "kwargs": {}}
+    read = re.compile(
+        r"kwargs(?:\.(?:pop|get)\(\s*|\[\s*)[\"'](\w+)[\"']"
+        r"|[\"'](\w+)[\"']\s+(?:not\s+)?in\s+kwargs\b"
+    )
+    for name in sorted(request.get("kwargs", [])):
+        klass: Any = keras
+        try:
+            for part in name.split(".")[1:]:
+                klass = getattr(klass, part)
+        except AttributeError:
+            continue
+        if not inspect.isclass(klass):
+            continue
+        source = ""
+        for k in klass.__mro__:
+            init = vars(k).get("__init__")
+            if init is not None and getattr(init, "__module__", "").startswith("keras"):
+                with contextlib.suppress(OSError, TypeError):
+                    source += inspect.getsource(init)
+        found = sorted({a or b for a, b in read.findall(source)})
+        if found:
+            out["kwargs"][name] = found
     # Attributes a Keras 3 class sets on its instances (``self.name = ...``) are not in dir().
     for name, attrs in sorted(request["attributes"].items()):
         cls: Any = keras

@@ -461,9 +461,20 @@ def keras3_facts(k3: Universe, k2: Universe) -> dict[str, Any]:
             canon = lookup(owner, names3, objects3)
             if canon is not None:
                 attributes[canon].append(attr)
+    # Keras 3 classes whose constructor takes **kwargs: which names it reads from there.
+    takes_kwargs = sorted(
+        name
+        for name, (kind, canon) in names3.items()
+        if name.startswith("keras.")
+        and kind == "class"
+        and canon == name
+        and objects3.get(name, {}).get("signature")
+        and parse_signature(objects3[name]["signature"]).var_keyword
+    )
     request = {
         "params": {c["keras3"]: c["removed"] for c in changes.values() if "removed" in c},
         "attributes": attributes,
+        "kwargs": takes_kwargs,
     }
     answer = collect("tensorflow", "mentions", stdin=json.dumps(request, sort_keys=True))
     for key in list(members):
@@ -477,7 +488,12 @@ def keras3_facts(k3: Universe, k2: Universe) -> dict[str, Any]:
             hits = [p for p in change["removed"] if p in found]
             if hits:
                 change["mentioned"] = hits
-    return {"removed": removed, "removed_members": members, "param_changes": changes}
+    return {
+        "removed": removed,
+        "removed_members": members,
+        "param_changes": changes,
+        "constructor_kwargs": answer["kwargs"],
+    }
 
 
 # -- writing --------------------------------------------------------------------------------

@@ -188,6 +188,28 @@ def test_keras3_facts() -> None:
     assert fit is not None and "workers" in fit.removed
 
 
+def test_keras3_constructor_kwargs() -> None:
+    # Read from **kwargs by name: accepted although no signature lists them.
+    assert "input_shape" in apidata.keras3_constructor_kwargs("keras.layers.Dense")
+    assert "implementation" in apidata.keras3_constructor_kwargs("keras.layers.LSTM")
+    assert "alpha" in apidata.keras3_constructor_kwargs("tensorflow.keras.layers.LeakyReLU")
+    assert "decay" in apidata.keras3_constructor_kwargs("keras.optimizers.Adam")
+    # Keras 3 layers refuse what Keras 2's layer base swallowed.
+    assert "batch_input_shape" not in apidata.keras3_constructor_kwargs("keras.layers.Dense")
+    assert apidata.keras3_constructor_kwargs("keras.layers.no_such_layer") == ()
+    assert apidata.keras3_constructor_kwargs("keras.ops.sum") == ()
+
+
+def test_keras3_removed_members_and_homes() -> None:
+    removed = apidata.keras3_removed_members()
+    assert "keras.Model.fit_generator" in removed and "keras.layers.Layer.add_update" in removed
+    assert list(removed) == sorted(removed)
+    # The most specific public module first; () when the name is unknown or ambiguous.
+    assert apidata.keras3_homes("InputSpec") == ("keras.layers", "keras")
+    assert apidata.keras3_homes("to_categorical") == ("keras.utils",)
+    assert apidata.keras3_homes("data_adapter") == ()
+
+
 def test_versions_are_recorded() -> None:
     meta = apidata.versions()
     assert meta["tensorflow"].startswith("2.21")
@@ -344,6 +366,8 @@ def test_catalog_apis_exist(code: str, name: str, kerases: str) -> None:
             spelling,
             "tensorflow" if head == "tensorflow" and keras == "keras3" else flavors[keras],
         )
+        # A Keras 3 removal pattern names what Keras 3 dropped: tf-keras has it.
+        or (keras == "keras3" and apidata.exists(spelling, "tf_keras"))
     ]
     assert found, f"{code}: {name} exists with none of {kerases}"
 

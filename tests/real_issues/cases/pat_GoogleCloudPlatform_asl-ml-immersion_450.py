@@ -7,6 +7,7 @@
 # kind = "super().__init__(self) passes self twice"
 # mistake = "The text-generation model calls super().__init__(self), passing the instance as an extra positional argument."
 # runtime = "raises"
+# expected = ["TFL308"]
 # ///
 import tensorflow as tf
 

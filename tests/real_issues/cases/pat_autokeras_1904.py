@@ -7,6 +7,7 @@
 # kind = "keras.layers.experimental.preprocessing (removed in Keras 3)"
 # mistake = "The library imports preprocessing layers from tensorflow.keras.layers.experimental, which Keras 3 removed; the layers live in keras.layers."
 # runtime = "raises"
+# expected = ["TFL609"]
 # ///
 from tensorflow import nest
 from tensorflow.keras import layers

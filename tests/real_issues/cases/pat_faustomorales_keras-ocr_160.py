@@ -7,6 +7,7 @@
 # kind = "Keras 3 removed fit_generator/evaluate_generator/predict_generator"
 # mistake = "The recognizer training loop uses Model.fit_generator(), deprecated since TF 2.1 and gone in Keras 3; fit() accepts generators."
 # runtime = "warns"
+# expected = ["TFL607"]
 # ///
 def train_recognizer(recognizer, training_gen, validation_gen, training_steps, validation_steps, callbacks):
     recognizer.training_model.fit_generator(  # <-

@@ -7,6 +7,7 @@
 # kind = "Keras backend session API (get_session/set_session) used under TF2"
 # mistake = "The text detector grabs a global session with K.get_session() and a TF1 graph at import time."
 # runtime = "raises"
+# expected = ["TFL609"]
 # ///
 import tensorflow as tf
 from tensorflow.keras import backend as K

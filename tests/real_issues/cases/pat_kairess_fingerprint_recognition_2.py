@@ -7,6 +7,7 @@
 # kind = "Keras 3 removed fit_generator/evaluate_generator/predict_generator"
 # mistake = "The fingerprint-matching notebook trains its siamese model with fit_generator() on a custom Sequence, removed in Keras 3."
 # runtime = "raises"
+# expected = ["TFL607"]
 # ///
 from keras.callbacks import ReduceLROnPlateau
 

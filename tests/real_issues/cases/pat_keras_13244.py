@@ -7,6 +7,7 @@
 # kind = "Keras backend session API (get_session/set_session) used under TF2"
 # mistake = "The helper reaches TensorFlow through keras.backend.tf and builds TF1 GPUOptions/ConfigProto/Session objects to set allow_growth."
 # runtime = "raises"
+# expected = ["TFL609"]
 # ///
 from keras import backend as K
 

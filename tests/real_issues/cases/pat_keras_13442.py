@@ -7,6 +7,7 @@
 # kind = "private Keras backend helpers (tensorflow_backend._get_available_gpus)"
 # mistake = "GPU availability is checked through the private K.tensorflow_backend._get_available_gpus(), which relies on TF1 sessions; tf.config.list_physical_devices('GPU') is the API."
 # runtime = "raises"
+# expected = ["TFL613", "TFL609"]
 # ///
 from keras import backend as K
 

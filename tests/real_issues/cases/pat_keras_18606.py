@@ -7,6 +7,7 @@
 # kind = "imports from private/removed Keras submodules"
 # mistake = "The code calls keras.layers.preprocessing.image_preprocessing.transform, an internal module that is not part of the public API (and gone in Keras 3)."
 # runtime = "raises"
+# expected = ["TFL613", "TFL609"]
 # ///
 import keras
 from keras.layers import preprocessing  # <-

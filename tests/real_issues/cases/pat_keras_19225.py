@@ -7,6 +7,7 @@
 # kind = "Keras 3 removed fit_generator/evaluate_generator/predict_generator"
 # mistake = "After upgrading to Keras 3 the training code still calls model.fit_generator() with a keras.utils.Sequence; fit() takes the data (a PyDataset) directly."
 # runtime = "raises"
+# expected = ["TFL607"]
 # ///
 import keras
 

@@ -7,6 +7,7 @@
 # kind = "attributes set before super().__init__() / super().__init__ missing"
 # mistake = "The layer calls super(Layer, self).__init__(), which skips Layer.__init__ itself; it must be super(LastStep, self) or super()."
 # runtime = "raises"
+# expected = ["TFL308"]
 # ///
 from keras.layers import Layer
 

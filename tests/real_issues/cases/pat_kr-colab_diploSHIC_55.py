@@ -7,6 +7,7 @@
 # kind = "Keras 3 removed ImageDataGenerator from keras.preprocessing.image"
 # mistake = "The command-line tool imports ImageDataGenerator from keras.preprocessing.image, which Keras 3 no longer provides."
 # runtime = "raises"
+# expected = ["TFL609"]
 # ///
 from keras.preprocessing.image import ImageDataGenerator  # <-
 

@@ -7,6 +7,7 @@
 # kind = "private Keras 2/TF1 model methods removed (_make_predict_function, _make_train_function)"
 # mistake = "The keyword-spotting inferer calls the private model._make_predict_function(), which only existed in TF1-era Keras."
 # runtime = "raises"
+# expected = ["TFL607"]
 # ///
 from tensorflow.keras.models import load_model
 

@@ -7,6 +7,7 @@
 # kind = "imports from private tensorflow.python.keras modules"
 # mistake = "The tf.keras version imports its layers from the private tensorflow.python.keras package while the rest comes from tensorflow.keras, mixing two Keras implementations."
 # runtime = "silent"
+# expected = ["TFL613"]
 # ///
 from tensorflow.keras.models import Model
 from tensorflow.python.keras.layers import BatchNormalization, Dense, GaussianNoise, Input  # <-

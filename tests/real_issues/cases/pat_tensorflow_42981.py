@@ -7,6 +7,7 @@
 # kind = "Keras backend session API (get_session/set_session) used under TF2"
 # mistake = "A face-swap notebook passes K.get_session() to an MTCNN detector; TF2 Keras has no session."
 # runtime = "raises"
+# expected = ["TFL609"]
 # ///
 from tensorflow.keras import backend as K
 

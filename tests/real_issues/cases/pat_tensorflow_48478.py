@@ -7,6 +7,7 @@
 # kind = "private Keras 2/TF1 model methods removed (_make_predict_function, _make_train_function)"
 # mistake = "Training code builds its own train function through the private model._make_train_function(), which exists only with eager execution disabled."
 # runtime = "raises"
+# expected = ["TFL607"]
 # ///
 import tensorflow as tf
 

@@ -7,6 +7,7 @@
 # kind = "Keras 1 argument names (Model(input=, output=), nb_epoch, output_dim, init)"
 # mistake = "A fine-tuning script builds the model with Model(input=..., output=...), the Keras 1 keyword names; Keras 2 and 3 take inputs= and outputs=."
 # runtime = "raises"
+# expected = ["TFL608"]
 # ///
 from tensorflow.keras.applications import VGG16
 from tensorflow.keras.layers import Dense, Flatten

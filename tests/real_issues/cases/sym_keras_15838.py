@@ -7,6 +7,7 @@
 # kind = "Keras 3 / TF 2.6+ removed Sequential.predict_classes/predict_proba"
 # mistake = "A binary classifier's labels are read with predict_classes(), which TF 2.6 removed; thresholding predict() at 0.5 is the replacement."
 # runtime = "raises"
+# expected = ["TFL607"]
 # ///
 import numpy as np
 from tensorflow import keras

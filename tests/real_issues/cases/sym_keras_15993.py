@@ -7,6 +7,7 @@
 # kind = "Keras 3 / TF 2.6+ removed Sequential.predict_classes/predict_proba"
 # mistake = "A traffic-sign GUI classifies an uploaded image with model.predict_classes(), which no longer exists."
 # runtime = "raises"
+# expected = ["TFL607"]
 # ///
 import numpy
 from PIL import Image

@@ -7,6 +7,7 @@
 # kind = "Keras 3 / TF 2.6+ removed Sequential.predict_classes/predict_proba"
 # mistake = "A notebook evaluates a multi-class model with predict_classes(), removed from Sequential; np.argmax(model.predict(x), axis=1) replaces it."
 # runtime = "raises"
+# expected = ["TFL607"]
 # ///
 from sklearn.metrics import confusion_matrix
 

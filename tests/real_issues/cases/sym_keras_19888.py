@@ -7,6 +7,7 @@
 # kind = "Keras 3 / TF 2.6+ removed Sequential.predict_classes/predict_proba"
 # mistake = "A model restored from JSON plus weights is asked for predict_classes(), which Keras 3 does not have."
 # runtime = "raises"
+# expected = ["TFL607"]
 # ///
 import numpy as np
 from keras.models import model_from_json

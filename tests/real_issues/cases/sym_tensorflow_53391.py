@@ -7,6 +7,7 @@
 # kind = "Keras 3 / TF 2.6+ removed Sequential.predict_classes/predict_proba"
 # mistake = "A text-generation loop picks the next word with predict_classes(), removed in TF 2.6."
 # runtime = "raises"
+# expected = ["TFL607"]
 # ///
 from tensorflow.keras.preprocessing.sequence import pad_sequences
 

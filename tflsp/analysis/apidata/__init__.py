@@ -40,8 +40,12 @@ __all__ = [
     "canonical",
     "exists",
     "is_subclass",
+    "keras3_changed_callables",
+    "keras3_constructor_kwargs",
+    "keras3_homes",
     "keras3_param_changes",
     "keras3_removed",
+    "keras3_removed_members",
     "kind",
     "members",
     "method_returns",
@@ -393,6 +397,17 @@ def keras3_removed(name: str) -> Keras3Removed | None:
     return None
 
 
+def keras3_removed_members() -> tuple[str, ...]:
+    """Every tf-keras class member Keras 3 lacks (``keras.Model.fit_generator``), sorted."""
+    return tuple(sorted(_keras3()["removed_members"]))
+
+
+def keras3_changed_callables() -> tuple[str, ...]:
+    """Every tf-keras callable whose parameters differ in Keras 3 (keys of
+    :func:`keras3_param_changes`), sorted."""
+    return tuple(sorted(_keras3()["param_changes"]))
+
+
 def keras3_param_changes(name: str) -> Keras3ParamChanges | None:
     """Parameter changes of a tf-keras function, class (constructor) or method in Keras 3."""
     spelled = _spelling(name, "tf_keras")
@@ -412,3 +427,45 @@ def keras3_param_changes(name: str) -> Keras3ParamChanges | None:
         bool(info.get("kwargs")),
         tuple(info.get("mentioned", ())),
     )
+
+
+def keras3_constructor_kwargs(name: str) -> tuple[str, ...]:
+    """Keywords a Keras 3 class's constructor reads from ``**kwargs`` by name.
+
+    ``name`` is a Keras 3 spelling (``keras.*``, or ``tensorflow.keras.*`` as TF 2.21 has it).
+
+    ``keras.layers.LSTM`` -> ``("dtype", "implementation", "input_dim", "input_shape",
+    "trainable")``: a call may pass them although no signature names them (``Layer.__init__``
+    takes ``input_shape=`` this way).  Empty for classes without such reads and for names the
+    data does not know.
+    """
+    found = _resolve(name, "tensorflow" if name.startswith("tensorflow.") else "keras3")
+    if not found or found.kind != "class":
+        return ()
+    return tuple(_keras3().get("constructor_kwargs", {}).get(found.canonical, ()))
+
+
+@cache
+def _keras3_by_last_name() -> dict[str, dict[str, list[str]]]:
+    """Last part of a public Keras 3 class or function name -> canonical -> modules holding it."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for name, entry in _load(SHARDS["tensorflow"]["keras"])["names"].items():
+        if entry[0] not in ("c", "f"):
+            continue
+        module, _, last = name.rpartition(".")
+        canon = entry[2:] or name
+        out.setdefault(last, {}).setdefault(canon, []).append(module)
+    return out
+
+
+def keras3_homes(last: str) -> tuple[str, ...]:
+    """The public Keras 3 modules that hold the one class or function named ``last``.
+
+    ``"InputSpec"`` -> ``("keras.layers", "keras")``, the most specific module first; () when no
+    Keras 3 object has that name or several different ones do.
+    """
+    found = _keras3_by_last_name().get(last, {})
+    if len(found) != 1:
+        return ()
+    modules = next(iter(found.values()))
+    return tuple(sorted(set(modules), key=lambda m: (-m.count("."), m)))
