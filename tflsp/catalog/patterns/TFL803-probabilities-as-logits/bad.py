@@ -14,11 +14,10 @@ model = keras.Sequential(
         keras.layers.Dense(1, activation="sigmoid"),
     ]
 )
-loss_fn = keras.losses.BinaryCrossentropy(from_logits=True)  # [TFL803]
-model.compile(optimizer="adam", loss=loss_fn)
+model.compile(optimizer="adam", loss=keras.losses.BinaryCrossentropy(from_logits=True))  # [TFL803]
 model.fit(x, y, epochs=2, verbose=0)
 reported = model.evaluate(x, y, verbose=0)
-by_hand = float(loss_fn(y, model.predict(x, verbose=0)))
+by_hand = float(model.loss(y, model.predict(x, verbose=0)))
 print("evaluate() agrees with the loss of predict():", abs(reported - by_hand) < 1e-3)
 
 scores = tf.constant([[6.0, -2.0, 0.0], [0.5, 3.0, -1.0]])

@@ -1,0 +1,334 @@
+"""Model family, compile() against the model it configures (TFL801, TFL803-TFL809).
+
+Each check needs both sides: the loss and metrics given to ``compile`` and the model's output
+layer (and for TFL801 the labels given to ``fit``), all read through :mod:`..model_setup`.  A
+model whose layers or loss the code does not show (a parameter, a loop-built list, a subclass,
+a loss computed elsewhere) is not judged.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from tflsp.analysis import model_setup as ms
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.registry import detector
+
+CROSSENTROPIES = frozenset(
+    {"binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy"}
+)
+# Activations whose values are not probabilities (an unknown or custom one is not judged).
+NOT_PROBABILITIES = frozenset(
+    {
+        "linear",
+        "relu",
+        "tanh",
+        "elu",
+        "selu",
+        "leaky_relu",
+        "softplus",
+        "swish",
+        "silu",
+        "gelu",
+        "exponential",
+        "log_softmax",
+    }
+)
+ONE_HOT = frozenset(
+    {"keras.utils.to_categorical", "tensorflow.one_hot", "keras.ops.one_hot"}
+)
+CLASS_IDS = frozenset(
+    {"numpy.random.randint", "numpy.argmax", "tensorflow.argmax", "keras.ops.argmax"}
+)
+DIRECTORY_DATASETS = frozenset(
+    {
+        "keras.utils.image_dataset_from_directory",
+        "keras.utils.text_dataset_from_directory",
+        "keras.utils.audio_dataset_from_directory",
+        "keras.preprocessing.image_dataset_from_directory",
+        "keras.preprocessing.text_dataset_from_directory",
+    }
+)
+# Dataset methods that keep the labels as they are.
+_SAME_LABELS = frozenset({"batch", "cache", "prefetch", "repeat", "shuffle", "take", "skip"})
+THRESHOLD_METRICS = frozenset({"BinaryAccuracy", "Precision", "Recall"})
+
+
+@dataclass
+class Setup:
+    call: ast.Call
+    key: ms.Key
+    output: ms.Output
+    loss: ms.Loss | None
+    loss_node: ast.expr | None
+
+
+@detector("TFL801", "TFL803", "TFL804", "TFL805", "TFL806", "TFL807", "TFL808", "TFL809")
+def check_compile(ctx: BlockContext) -> None:
+    for call in ctx.index.nodes(ast.Call):
+        func = call.func
+        if not isinstance(func, ast.Attribute) or func.attr != "compile":
+            continue
+        setup = _setup(ctx, call)
+        if setup is None:
+            continue
+        _check_loss(ctx, setup)
+        _check_metrics(ctx, setup)
+        _check_labels(ctx, setup)
+
+
+def _setup(ctx: BlockContext, call: ast.Call) -> Setup | None:
+    assert isinstance(call.func, ast.Attribute)
+    if not ctx.is_instance_of(call.func.value, "model"):
+        return None
+    model = ctx.model
+    terms = ctx.semantics.terms
+    memo: dict[Any, Any] = ctx.memo.setdefault("model_setup", {})
+    found = ms.model_output(
+        model,
+        terms.expr(call.func.value),
+        ctx.ordinal,
+        ctx.semantics.scope_id_of(call),
+        ctx.summary,
+        memo,
+    )
+    if found is None:
+        return None
+    key, output = found
+    loss_node = ms.compile_argument(call, "loss")
+    loss = ms.loss_of(model, terms.expr(loss_node), ctx.ordinal) if loss_node is not None else None
+    return Setup(call, key, output, loss, loss_node)
+
+
+def layer_text(layer: ms.Layer) -> str:
+    name = layer.kind.rpartition(".")[2]
+    if layer.kind in ms.DENSE:
+        units = "?" if layer.units is None else str(layer.units)
+        activation = layer.activation
+        if activation and activation != "linear":
+            return f'{name}({units}, activation="{activation}")'
+        return f"{name}({units})"
+    if layer.activation:
+        return f'{name}("{layer.activation}")' if name == "Activation" else f"{name}()"
+    return f"{name}()"
+
+
+def loss_text(loss: ms.Loss, node: ast.expr, ctx: BlockContext) -> str:
+    if loss.string:
+        return loss.name
+    text = ctx.source(node)
+    return text if len(text) <= 60 and "\n" not in text else loss.name
+
+
+# -- TFL803 TFL804 TFL805 TFL806 ------------------------------------------------------------------
+def _check_loss(ctx: BlockContext, setup: Setup) -> None:
+    loss, node, out = setup.loss, setup.loss_node, setup.output
+    if loss is None or node is None or loss.name not in CROSSENTROPIES:
+        return
+    layer = layer_text(out.dense)
+    if out.by_layer is not None:
+        layer = f"{layer} + {layer_text(out.by_layer)}"
+    shown = loss_text(loss, node, ctx)
+    single = out.dense.units == 1
+    if loss.name == "sparse_categorical_crossentropy" and single:
+        fix = None
+        if loss.string and out.activation == "sigmoid" and isinstance(node, ast.Constant):
+            fix = ctx.fix(ctx.replace(node, '"binary_crossentropy"'), safe=False)
+        ctx.report("TFL806", node, args={"loss": shown, "layer": layer}, fix=fix)
+        return
+    if loss.from_logits is True and out.activation in ("sigmoid", "softmax"):
+        ctx.report(
+            "TFL803",
+            node,
+            args={"layer": layer, "activation": out.activation},
+            fix=_from_logits_fix(ctx, node, False),
+        )
+        return
+    if loss.from_logits is not False:
+        return
+    if loss.name == "binary_crossentropy" and out.activation == "softmax":
+        if out.dense.units is not None and out.dense.units >= 2:
+            ctx.report("TFL804", node, args={"layer": layer})
+        return
+    if out.activation in NOT_PROBABILITIES:
+        wanted = "sigmoid" if loss.name == "binary_crossentropy" else "softmax"
+        args = {"loss": shown, "layer": layer, "activation": wanted}
+        if out.activation == "linear":
+            ctx.report("TFL805", node, args=args, fix=_from_logits_fix(ctx, node, True))
+        else:
+            ctx.report("TFL805", node, message="activation", args={**args, "found": out.activation})
+
+
+def _from_logits_fix(ctx: BlockContext, node: ast.expr, value: bool) -> Any:
+    """Set ``from_logits`` on a loss constructed right here (not one bound elsewhere)."""
+    if not isinstance(node, ast.Call):
+        return None
+    given = ctx.keyword(node, "from_logits")
+    if given is not None:
+        return ctx.fix(ctx.replace(given.value, str(value)), safe=False)
+    if node.args or node.keywords:
+        return None  # ``Crossentropy(True)`` and friends: not rewritten
+    _, _, line, col = ctx.node_range(node)
+    return ctx.fix(ctx.insert_at(line, col - 1, f"from_logits={value}"), safe=False)
+
+
+# -- TFL807 TFL808 TFL809 ---------------------------------------------------------------------------
+def _check_metrics(ctx: BlockContext, setup: Setup) -> None:
+    loss, out = setup.loss, setup.output
+    metrics = ms.compile_argument(setup.call, "metrics")
+    if loss is None or setup.loss_node is None or not isinstance(metrics, (ast.List, ast.Tuple)):
+        return
+    layer = layer_text(out.dense)
+    for element in metrics.elts:
+        metric = ms.metric_of(ctx.model, ctx.semantics.terms.expr(element), ctx.ordinal)
+        if metric is None:
+            continue
+        shown = ctx.source(element)
+        if metric.name == "accuracy" and metric.string:
+            if loss.name in ms.REGRESSION_LOSSES and out.activation == "linear":
+                fix = ctx.fix(ctx.replace(element, '"mae"'), safe=False)
+                ctx.report(
+                    "TFL807",
+                    element,
+                    args={"metric": shown, "loss": loss_text(loss, setup.loss_node, ctx),
+                          "layer": layer},
+                    fix=fix,
+                )
+                continue
+        if loss.name != "binary_crossentropy":
+            continue
+        if (
+            loss.from_logits is True
+            and out.activation == "linear"
+            and out.by_layer is None
+            and (
+                (metric.string and metric.name == "accuracy" and out.dense.units == 1)
+                or (metric.name in THRESHOLD_METRICS and metric.threshold is None)
+            )
+        ):
+            _report_threshold(ctx, element, metric, layer)
+            continue
+        if (
+            metric.string
+            and metric.name == "accuracy"
+            and loss.from_logits is False
+            and out.activation == "sigmoid"
+            and out.dense.units is not None
+            and out.dense.units >= 2
+        ):
+            ctx.report(
+                "TFL809",
+                element,
+                args={"metric": shown, "layer": layer, "units": out.dense.units},
+            )
+
+
+def _report_threshold(ctx: BlockContext, element: ast.expr, metric: ms.Metric, layer: str) -> None:
+    shown = ctx.source(element)
+    fix = None
+    if metric.string:
+        keras = _keras_prefix(ctx)
+        replacement = 'keras.metrics.BinaryAccuracy(name="accuracy", threshold=0.0)'
+        if keras is not None:
+            new = f'{keras}.metrics.BinaryAccuracy(name="accuracy", threshold=0.0)'
+            fix = ctx.fix(ctx.replace(element, new), safe=False, new=new)
+    else:
+        argument = "threshold" if metric.name == "BinaryAccuracy" else "thresholds"
+        replacement = f"{metric.name}({argument}=0.0)"
+        if isinstance(element, ast.Call) and not element.args:
+            _, _, line, col = ctx.node_range(element)
+            text = f"{argument}=0.0" if not element.keywords else f", {argument}=0.0"
+            fix = ctx.fix(ctx.insert_at(line, col - 1, text), safe=False, new=replacement)
+    ctx.report(
+        "TFL808",
+        element,
+        args={"metric": shown, "layer": layer, "replacement": replacement},
+        fix=fix,
+    )
+
+
+def _keras_prefix(ctx: BlockContext) -> str | None:
+    keras = ctx.alias_for("keras")
+    if keras is not None:
+        return keras
+    tf = ctx.alias_for("tensorflow")
+    return f"{tf}.keras" if tf is not None else None
+
+
+# -- TFL801 ---------------------------------------------------------------------------------------
+def _check_labels(ctx: BlockContext, setup: Setup) -> None:
+    loss, node = setup.loss, setup.loss_node
+    if loss is None or node is None:
+        return
+    if loss.name not in ("sparse_categorical_crossentropy", "categorical_crossentropy"):
+        return
+    memo: dict[Any, Any] = ctx.memo.setdefault("model_setup", {})
+    model = ctx.model
+    for k, site in ms.fit_sites(model, setup.key, ctx.summary, memo):
+        found = _labels(ctx, site, k)
+        if found is None:
+            continue
+        encoding, origin = found
+        sparse = loss.name == "sparse_categorical_crossentropy"
+        if sparse and encoding == "one_hot":
+            new = "categorical_crossentropy"
+            message = "default"
+        elif not sparse and encoding == "class_ids":
+            new = "sparse_categorical_crossentropy"
+            message = "class_ids"
+        else:
+            continue
+        fix = None
+        if loss.string and isinstance(node, ast.Constant):
+            fix = ctx.fix(ctx.replace(node, f'"{new}"'), safe=False, new=new)
+        ctx.report(
+            "TFL801",
+            node,
+            message=message,
+            args={"loss": loss_text(loss, node, ctx), "origin": origin},
+            fix=fix,
+        )
+        return
+
+
+def _labels(ctx: BlockContext, site: ms.Site, block: int) -> tuple[str, str] | None:
+    """How the labels of one fit() call are encoded: ("one_hot" | "class_ids", origin)."""
+    model = ctx.model
+    if site.arg is not None:
+        found = ms.resolve(model, site.arg, block, site.scope)
+        if found is None or found[0].tag != "call":
+            return None
+        term, k, _ = found
+        name = ms.qualname(model, term.args[0], k)
+        if name in ONE_HOT:
+            return "one_hot", f"{name.rpartition('.')[2]}()"
+        if name in CLASS_IDS:
+            return "class_ids", f"{name.rpartition('.')[2]}()"
+        return None
+    if site.data is None:
+        return None
+    current: tuple[Any, int, Any] | None = (site.data, block, site.scope)
+    for _ in range(8):
+        if current is None:
+            return None
+        found = ms.resolve(model, *current)
+        if found is None or found[0].tag != "call":
+            return None
+        term, k, scope = found
+        func = term.args[0]
+        if func.tag == "attr" and func.args[1] in _SAME_LABELS:
+            current = (func.args[0], k, scope)
+            continue
+        name = ms.qualname(model, func, k)
+        if name not in DIRECTORY_DATASETS:
+            return None
+        mode = ms._call_argument(term, 99, "label_mode")
+        value = "int" if mode is None else ms._const(model, mode, k)
+        if value == "categorical":
+            return "one_hot", 'label_mode="categorical"'
+        if value == "int":
+            return "class_ids", 'label_mode="int"' if mode is not None else "label_mode=\"int\", the default"
+        return None
+    return None

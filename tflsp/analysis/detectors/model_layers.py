@@ -1,0 +1,122 @@
+"""Model family, output layers read on their own (TFL802) and probabilities handed to the
+``tf.nn.*_with_logits`` losses (TFL803).
+
+Both are visible where they are written: a ``Dense(1, activation="softmax")``, a softmax layer
+applied to the output of a one-unit layer (in a functional graph or next to it in a
+``Sequential`` list), ``logits=`` given the result of ``tf.nn.softmax``/``sigmoid``.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from tflsp.analysis import model_setup as ms
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.registry import detector
+
+WITH_LOGITS = {
+    "tensorflow.nn.softmax_cross_entropy_with_logits": "softmax",
+    "tensorflow.nn.sparse_softmax_cross_entropy_with_logits": "softmax",
+    "tensorflow.nn.sigmoid_cross_entropy_with_logits": "sigmoid",
+    "tensorflow.nn.weighted_cross_entropy_with_logits": "sigmoid",
+    "tensorflow.compat.v1.nn.softmax_cross_entropy_with_logits_v2": "softmax",
+}
+SQUASHERS = {
+    "tensorflow.nn.softmax": "softmax",
+    "tensorflow.math.softmax": "softmax",
+    "keras.activations.softmax": "softmax",
+    "keras.ops.softmax": "softmax",
+    "tensorflow.nn.sigmoid": "sigmoid",
+    "tensorflow.math.sigmoid": "sigmoid",
+    "tensorflow.sigmoid": "sigmoid",
+    "keras.activations.sigmoid": "sigmoid",
+    "keras.ops.sigmoid": "sigmoid",
+}
+
+
+@detector("TFL802", "TFL803")
+def check_layers(ctx: BlockContext) -> None:
+    for call in ctx.index.nodes(ast.Call):
+        if ctx.wants("TFL802"):
+            _softmax_on_one_unit(ctx, call)
+        if ctx.wants("TFL803"):
+            _probabilities_as_logits(ctx, call)
+
+
+def _layer(ctx: BlockContext, node: ast.expr) -> ms.Layer | None:
+    if not isinstance(node, ast.Call):
+        return None
+    return ms.layer_of(ctx.model, ctx.semantics.terms.expr(node), ctx.ordinal)
+
+
+def _softmax_on_one_unit(ctx: BlockContext, call: ast.Call) -> None:
+    name = ctx.call_name(call)
+    if name in ms.DENSE:
+        layer = _layer(ctx, call)
+        if layer is not None and layer.units == 1 and layer.activation == "softmax":
+            given = ctx.keyword(call, "activation")
+            value = given.value if given is not None else call.args[1]
+            fix = None
+            if isinstance(value, ast.Constant):
+                fix = ctx.fix(ctx.replace(value, '"sigmoid"'), safe=False)
+            ctx.report("TFL802", call, fix=fix)
+        return
+    # ``Softmax()(x)`` / ``Activation("softmax")(x)`` where x comes out of a one-unit Dense.
+    if isinstance(call.func, ast.Call) and len(call.args) == 1 and not call.keywords:
+        squash = _layer(ctx, call.func)
+        if squash is None or squash.kind not in ms.ACTIVATION_LAYERS:
+            return
+        if squash.activation != "softmax":
+            return
+        source = ms.resolve(
+            ctx.model, ctx.semantics.terms.expr(call.args[0]), ctx.ordinal, None
+        )
+        if source is None or source[0].tag != "call" or source[0].args[0].tag != "call":
+            return
+        before = ms.layer_of(ctx.model, source[0].args[0], source[1])
+        if before is not None and before.units == 1 and before.activation == "linear":
+            ctx.report(
+                "TFL802", call, message="after_layer", args={"layer": f"Dense({before.units})"}
+            )
+        return
+    if name in ms.SEQUENTIAL and call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
+        items = call.args[0].elts
+        for previous, item in zip(items, items[1:], strict=False):
+            squash = _layer(ctx, item)
+            if squash is None or squash.kind not in ms.ACTIVATION_LAYERS:
+                continue
+            before = _layer(ctx, previous)
+            if (
+                squash.activation == "softmax"
+                and before is not None
+                and before.units == 1
+                and before.activation == "linear"
+            ):
+                ctx.report(
+                    "TFL802", item, message="after_layer", args={"layer": ctx.source(previous)}
+                )
+
+
+def _probabilities_as_logits(ctx: BlockContext, call: ast.Call) -> None:
+    name = ctx.call_name(call)
+    if name not in WITH_LOGITS:
+        return
+    given = ctx.keyword(call, "logits")
+    if given is None:
+        return
+    found = ms.resolve(ctx.model, ctx.semantics.terms.expr(given.value), ctx.ordinal, None)
+    if found is None or found[0].tag != "call":
+        return
+    squash = SQUASHERS.get(ms.qualname(ctx.model, found[0].args[0], found[1]) or "")
+    if squash is None:
+        return
+    ctx.report(
+        "TFL803",
+        given.value,
+        message="nn",
+        args={
+            "function": f"tf.nn.{name.rpartition('.')[2]}",
+            "activation": WITH_LOGITS[name],
+            "name": ctx.source(given.value),
+        },
+    )
