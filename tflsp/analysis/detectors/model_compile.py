@@ -53,6 +53,7 @@ DIRECTORY_DATASETS = frozenset(
 )
 # Dataset methods that keep the labels as they are.
 _SAME_LABELS = frozenset({"batch", "cache", "prefetch", "repeat", "shuffle", "take", "skip"})
+ARRAYS = frozenset({"numpy.array", "numpy.asarray"})
 THRESHOLD_METRICS = frozenset({"BinaryAccuracy", "Precision", "Recall"})
 
 
@@ -306,6 +307,8 @@ def _labels(ctx: BlockContext, site: ms.Site, block: int) -> tuple[str, str] | N
             return "one_hot", f"{name.rpartition('.')[2]}()"
         if name in CLASS_IDS:
             return "class_ids", f"{name.rpartition('.')[2]}()"
+        if name in ARRAYS and term.args[1]:
+            return _literal_labels(term.args[1][0])
         return None
     if site.data is None:
         return None
@@ -332,3 +335,30 @@ def _labels(ctx: BlockContext, site: ms.Site, block: int) -> tuple[str, str] | N
             return "class_ids", 'label_mode="int"' if mode is not None else "label_mode=\"int\", the default"
         return None
     return None
+
+
+def _literal_labels(term: Any) -> tuple[str, str] | None:
+    """``np.array([2, 3, 7])``: class ids; ``np.array([[0, 1], [1, 0]])``: one-hot rows (every
+    row zeros and a single one).  Anything else (floats, mixed rows) is not judged."""
+    if term.tag not in ("list", "tuple") or not term.args[0]:
+        return None
+    items = term.args[0]
+    if all(_is_int(x) for x in items):
+        return "class_ids", "an array of integers"
+    rows = [_row(x) for x in items]
+    if all(r is not None and len(r) >= 2 and sum(r) == 1 for r in rows):
+        return "one_hot", "rows of zeros with a single one"
+    return None
+
+
+def _is_int(term: Any) -> bool:
+    return term.tag == "const" and type(term.args[0]) is int
+
+
+def _row(term: Any) -> list[int] | None:
+    while term.tag in ("list", "tuple") and len(term.args[0]) == 1 and not _is_int(term.args[0][0]):
+        term = term.args[0][0]  # ``[[[1, 0]]]``: a row inside extra brackets
+    if term.tag not in ("list", "tuple") or not all(_is_int(x) for x in term.args[0]):
+        return None
+    values = [x.args[0] for x in term.args[0]]
+    return values if set(values) <= {0, 1} else None

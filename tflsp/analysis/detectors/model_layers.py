@@ -79,6 +79,9 @@ def _softmax_on_one_unit(ctx: BlockContext, call: ast.Call) -> None:
                 "TFL802", call, message="after_layer", args={"layer": f"Dense({before.units})"}
             )
         return
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "add" and len(call.args) == 1:
+        _added_softmax(ctx, call)
+        return
     if name in ms.SEQUENTIAL and call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
         items = call.args[0].elts
         for previous, item in zip(items, items[1:], strict=False):
@@ -95,6 +98,32 @@ def _softmax_on_one_unit(ctx: BlockContext, call: ast.Call) -> None:
                 ctx.report(
                     "TFL802", item, message="after_layer", args={"layer": ctx.source(previous)}
                 )
+
+
+def _added_softmax(ctx: BlockContext, call: ast.Call) -> None:
+    """``model.add(Activation("softmax"))`` right after ``model.add(Dense(1))``."""
+    squash = _layer(ctx, call.args[0])
+    if squash is None or squash.kind not in ms.ACTIVATION_LAYERS or squash.activation != "softmax":
+        return
+    assert isinstance(call.func, ast.Attribute)
+    model = ctx.model
+    keys = ms.model_key(
+        model,
+        ctx.semantics.terms.expr(call.func.value),
+        ctx.ordinal,
+        ctx.semantics.scope_id_of(call),
+    )
+    if keys is None:
+        return
+    memo = ctx.memo.setdefault("model_setup", {})
+    layers = ms.layers_of(model, keys[1], ctx.summary, memo)
+    for before, layer in zip(layers, layers[1:], strict=False):
+        if layer.term == squash.term and layer.block == squash.block:
+            if before.kind in ms.DENSE and before.units == 1 and before.activation == "linear":
+                ctx.report(
+                    "TFL802", call.args[0], message="after_layer", args={"layer": "Dense(1)"}
+                )
+            return
 
 
 def _probabilities_as_logits(ctx: BlockContext, call: ast.Call) -> None:

@@ -21,8 +21,9 @@ from tflsp.analysis.context import BlockContext
 from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic import values as v
 
-PREDICTIONS = frozenset({"y_pred", "y_preds", "ypred", "y_predicted", "y_hat"})
-LABELS = frozenset({"y_true", "ytrue", "y_label", "y_labels"})
+# Parameter names, lower-cased without underscores (``y_pred``, ``yPred``).
+PREDICTIONS = frozenset({"ypred", "ypreds", "ypredicted", "yhat"})
+LABELS = frozenset({"ytrue", "ylabel", "ylabels"})
 # Library losses and metrics whose value changes when the two arguments are swapped.
 ASYMMETRIC = frozenset(
     {
@@ -71,7 +72,7 @@ def check_loss_order(ctx: BlockContext) -> None:
         if len(params) < 2:
             continue
         first, second = params[0], params[1]
-        if by_keras and first.arg in PREDICTIONS and second.arg in LABELS:
+        if by_keras and _role(first.arg) in PREDICTIONS and _role(second.arg) in LABELS:
             fix = ctx.fix(
                 ctx.replace(first, ctx.source(second)),
                 ctx.replace(second, ctx.source(first)),
@@ -81,11 +82,19 @@ def check_loss_order(ctx: BlockContext) -> None:
                 "TFL810",
                 first,
                 end=second,
-                args={"function": fn.name, "first": first.arg, "second": second.arg},
+                args={
+                    "function": f"{owner.name}.{fn.name}" if owner is not None else fn.name,
+                    "first": first.arg,
+                    "second": second.arg,
+                },
                 fix=fix,
             )
-        elif first.arg in LABELS and second.arg in PREDICTIONS:
+        elif _role(first.arg) in LABELS and _role(second.arg) in PREDICTIONS:
             _swapped_calls(ctx, fn, first.arg, second.arg)
+
+
+def _role(name: str) -> str:
+    return name.lower().replace("_", "")
 
 
 def _losses_in_use(ctx: BlockContext) -> frozenset[str]:
