@@ -256,6 +256,10 @@ class Output:
 def _const(model: ModuleModel, term: Term | None, block: int) -> object:
     if term is None:
         return None
+    if term.tag == "const":
+        # Read the literal itself: ``const(1)`` and ``const(True)`` are equal terms, so the
+        # evaluator's memo may answer one with the other.
+        return term.args[0]
     values = model.value(term, block)
     found = v.constants(values)
     if found is None or len(found) != 1:
@@ -303,9 +307,7 @@ def layer_of(model: ModuleModel, term: Term, block: int) -> Layer | None:
     if found is None or found[0].tag != "call":
         return None
     term, block, _ = found
-    kind = qualname(model, term.args[0], block)
-    if kind is None:
-        return None
+    kind = qualname(model, term.args[0], block) or "?"
     if kind in DENSE:
         units = _const(model, _call_argument(term, 0, "units"), block)
         activation = activation_name(model, _call_argument(term, 1, "activation"), block)
