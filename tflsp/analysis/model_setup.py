@@ -281,6 +281,11 @@ def _call_argument(term: Term, position: int, name: str) -> Term | None:
     return None
 
 
+def _splats(term: Term) -> bool:
+    """``f(*args)`` / ``f(**options)``: an argument not given by name may still be given."""
+    return any(key is None for key, _ in term.args[2]) or any(a.tag == "star" for a in term.args[1])
+
+
 def activation_name(model: ModuleModel, term: Term | None, block: int) -> str | None:
     """``activation=`` of a layer: a string, None (linear) or a library function."""
     if term is None:
@@ -310,7 +315,10 @@ def layer_of(model: ModuleModel, term: Term, block: int) -> Layer | None:
     kind = qualname(model, term.args[0], block) or "?"
     if kind in DENSE:
         units = _const(model, _call_argument(term, 0, "units"), block)
-        activation = activation_name(model, _call_argument(term, 1, "activation"), block)
+        given = _call_argument(term, 1, "activation")
+        activation = (
+            None if given is None and _splats(term) else activation_name(model, given, block)
+        )
         known = units if isinstance(units, int) and not isinstance(units, bool) else None
         return Layer(kind, known, activation, term, block)
     if kind in ACTIVATION_LAYERS:
@@ -422,7 +430,10 @@ def loss_of(model: ModuleModel, term: Term, block: int) -> Loss | None:
         if canonical is None:
             return None
         logits = _call_argument(term, 0, "from_logits") if "Crossentropy" in name else None
-        value = _const(model, logits, block) if logits is not None else False
+        if logits is not None:
+            value = _const(model, logits, block)
+        else:
+            value = None if _splats(term) else False
         flag = value if isinstance(value, bool) else None
         return Loss(canonical, flag, False, term, block)
     name = qualname(model, term, block)
