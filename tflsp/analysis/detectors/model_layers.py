@@ -34,12 +34,26 @@ SQUASHERS = {
 }
 
 
+# The attribute names a call must end in to be looked at (``keras.layers.Dense(...)``); calls
+# of plain names are resolved whatever the name (``from keras.layers import Dense as D``).
+_ATTRIBUTES = frozenset(
+    {"Dense", "Sequential", "add", "Activation", "Softmax", "ReLU", "LeakyReLU"}
+    | {name.rpartition(".")[2] for name in WITH_LOGITS}
+)
+
+
 @detector("TFL802", "TFL803")
 def check_layers(ctx: BlockContext) -> None:
+    softmax, logits = ctx.wants("TFL802"), ctx.wants("TFL803")
     for call in ctx.index.nodes(ast.Call):
-        if ctx.wants("TFL802"):
+        func = call.func
+        if isinstance(func, ast.Call):  # ``Activation("softmax")(x)``
+            func = func.func
+        if isinstance(func, ast.Attribute) and func.attr not in _ATTRIBUTES:
+            continue  # a cheap test first: most calls are methods of other things
+        if softmax:
             _softmax_on_one_unit(ctx, call)
-        if ctx.wants("TFL803"):
+        if logits:
             _probabilities_as_logits(ctx, call)
 
 

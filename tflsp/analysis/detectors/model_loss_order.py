@@ -61,36 +61,42 @@ def check_loss_order(ctx: BlockContext) -> None:
         params = fn.args.posonlyargs + fn.args.args
         owner = ctx.method_owner(fn)
         if owner is not None:
-            if fn.name != _METHODS.get(ctx.model.class_base(ctx.class_id(owner)), ""):
-                continue
             params = params[1:]
-            by_keras = True
+        if len(params) < 2:
+            continue
+        first, second = params[0], params[1]
+        roles = (_role(first.arg), _role(second.arg))
+        if roles[0] in LABELS and roles[1] in PREDICTIONS:
+            _swapped_calls(ctx, fn, first.arg, second.arg)
+            continue
+        if roles[0] not in PREDICTIONS or roles[1] not in LABELS:
+            continue
+        if owner is not None:
+            # Keras calls ``Loss.call`` and ``Metric.update_state`` itself.
+            base = ctx.model.class_base(ctx.class_id(owner))
+            by_keras = fn.name == _METHODS.get(base, "")
         else:
             if used is None:
                 used = _losses_in_use(ctx)
             by_keras = ctx.function_id(fn) in used
-        if len(params) < 2:
+        if not by_keras:
             continue
-        first, second = params[0], params[1]
-        if by_keras and _role(first.arg) in PREDICTIONS and _role(second.arg) in LABELS:
-            fix = ctx.fix(
-                ctx.replace(first, ctx.source(second)),
-                ctx.replace(second, ctx.source(first)),
-                safe=False,
-            )
-            ctx.report(
-                "TFL810",
-                first,
-                end=second,
-                args={
-                    "function": f"{owner.name}.{fn.name}" if owner is not None else fn.name,
-                    "first": first.arg,
-                    "second": second.arg,
-                },
-                fix=fix,
-            )
-        elif _role(first.arg) in LABELS and _role(second.arg) in PREDICTIONS:
-            _swapped_calls(ctx, fn, first.arg, second.arg)
+        fix = ctx.fix(
+            ctx.replace(first, ctx.source(second)),
+            ctx.replace(second, ctx.source(first)),
+            safe=False,
+        )
+        ctx.report(
+            "TFL810",
+            first,
+            end=second,
+            args={
+                "function": f"{owner.name}.{fn.name}" if owner is not None else fn.name,
+                "first": first.arg,
+                "second": second.arg,
+            },
+            fix=fix,
+        )
 
 
 def _role(name: str) -> str:
