@@ -17,7 +17,9 @@ def found(source: str, target: str = "3") -> list[tuple[int, str]]:
 
 
 def only(source: str, code: str, target: str = "3"):  # type: ignore[no-untyped-def]
-    [diag] = [d for d in analyze(textwrap.dedent(source), MODEL, target).diagnostics if d.code == code]
+    [diag] = [
+        d for d in analyze(textwrap.dedent(source), MODEL, target).diagnostics if d.code == code
+    ]
     return diag
 
 

@@ -143,9 +143,7 @@ def _extract(index: NodeIndex) -> Hashable:
             first = _argument(call, 0, "x")
             arg = terms.expr(labels) if labels is not None else None
             data = terms.expr(first) if first is not None else None
-        sites.append(
-            Site(func.attr, sem.scope_id_of(call), terms.expr(func.value), arg, data)
-        )
+        sites.append(Site(func.attr, sem.scope_id_of(call), terms.expr(func.value), arg, data))
     return tuple(sites)
 
 
@@ -233,7 +231,7 @@ def _site_key(
     id_ = (k, site)
     if id_ not in memo:
         memo[id_] = model_key(model, site.receiver, k, site.scope)
-    return memo[id_]  # type: ignore[no-any-return]
+    return memo[id_]
 
 
 # -- layers ------------------------------------------------------------------------------------
@@ -274,10 +272,10 @@ _UNKNOWN = object()
 def _call_argument(term: Term, position: int, name: str) -> Term | None:
     for key, value in term.args[2]:
         if key == name:
-            return value  # type: ignore[no-any-return]
+            return value
     args = term.args[1]
     if len(args) > position and not any(a.tag == "star" for a in args):
-        return args[position]  # type: ignore[no-any-return]
+        return args[position]
     return None
 
 
@@ -351,7 +349,7 @@ def layers_of(model: ModuleModel, key: Key, summary: Any, memo: dict[Any, Any]) 
                 if found_key is not None and found_key[1] == key:
                     items.append((site.arg, k))
         layers = [layer_of(model, t, k) for t, k in items]
-        return [] if any(x is None for x in layers) else layers  # type: ignore[misc]
+        return [x for x in layers if x is not None] if None not in layers else []
     if kind in FUNCTIONAL:
         outputs = _call_argument(term, 1, "outputs")
         if outputs is None:
@@ -391,7 +389,11 @@ def output_of(layers: Sequence[Layer]) -> Output | None:
 
 
 def model_output(
-    model: ModuleModel, receiver: Term, block: int, scope: str | None, summary: Any,
+    model: ModuleModel,
+    receiver: Term,
+    block: int,
+    scope: str | None,
+    summary: Any,
     memo: dict[Any, Any],
 ) -> tuple[Key, Output] | None:
     keys = model_key(model, receiver, block, scope)
@@ -487,6 +489,7 @@ def fit_sites(
     return [
         (k, site)
         for k, site in _sites(summary)
-        if site.method == "fit" and (found := _site_key(model, k, site, memo)) is not None
+        if site.method == "fit"
+        and (found := _site_key(model, k, site, memo)) is not None
         and found[0] == key
     ]

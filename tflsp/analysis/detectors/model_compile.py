@@ -36,9 +36,7 @@ NOT_PROBABILITIES = frozenset(
         "log_softmax",
     }
 )
-ONE_HOT = frozenset(
-    {"keras.utils.to_categorical", "tensorflow.one_hot", "keras.ops.one_hot"}
-)
+ONE_HOT = frozenset({"keras.utils.to_categorical", "tensorflow.one_hot", "keras.ops.one_hot"})
 CLASS_IDS = frozenset(
     {"numpy.random.randint", "numpy.argmax", "tensorflow.argmax", "keras.ops.argmax"}
 )
@@ -187,17 +185,24 @@ def _check_metrics(ctx: BlockContext, setup: Setup) -> None:
         if metric is None:
             continue
         shown = ctx.source(element)
-        if metric.name == "accuracy" and metric.string:
-            if loss.name in ms.REGRESSION_LOSSES and out.activation == "linear":
-                fix = ctx.fix(ctx.replace(element, '"mae"'), safe=False)
-                ctx.report(
-                    "TFL807",
-                    element,
-                    args={"metric": shown, "loss": loss_text(loss, setup.loss_node, ctx),
-                          "layer": layer},
-                    fix=fix,
-                )
-                continue
+        if (
+            metric.name == "accuracy"
+            and metric.string
+            and loss.name in ms.REGRESSION_LOSSES
+            and out.activation == "linear"
+        ):
+            fix = ctx.fix(ctx.replace(element, '"mae"'), safe=False)
+            ctx.report(
+                "TFL807",
+                element,
+                args={
+                    "metric": shown,
+                    "loss": loss_text(loss, setup.loss_node, ctx),
+                    "layer": layer,
+                },
+                fix=fix,
+            )
+            continue
         if loss.name != "binary_crossentropy":
             continue
         if (
@@ -332,7 +337,10 @@ def _labels(ctx: BlockContext, site: ms.Site, block: int) -> tuple[str, str] | N
         if value == "categorical":
             return "one_hot", 'label_mode="categorical"'
         if value == "int":
-            return "class_ids", 'label_mode="int"' if mode is not None else "label_mode=\"int\", the default"
+            return (
+                "class_ids",
+                'label_mode="int"' if mode is not None else 'label_mode="int", the default',
+            )
         return None
     return None
 

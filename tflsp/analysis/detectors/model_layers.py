@@ -9,6 +9,7 @@ applied to the output of a one-unit layer (in a functional graph or next to it i
 from __future__ import annotations
 
 import ast
+import itertools
 
 from tflsp.analysis import model_setup as ms
 from tflsp.analysis.context import BlockContext
@@ -82,9 +83,7 @@ def _softmax_on_one_unit(ctx: BlockContext, call: ast.Call) -> None:
             return
         if squash.activation != "softmax":
             return
-        source = ms.resolve(
-            ctx.model, ctx.semantics.terms.expr(call.args[0]), ctx.ordinal, None
-        )
+        source = ms.resolve(ctx.model, ctx.semantics.terms.expr(call.args[0]), ctx.ordinal, None)
         if source is None or source[0].tag != "call" or source[0].args[0].tag != "call":
             return
         before = ms.layer_of(ctx.model, source[0].args[0], source[1])
@@ -98,7 +97,7 @@ def _softmax_on_one_unit(ctx: BlockContext, call: ast.Call) -> None:
         return
     if name in ms.SEQUENTIAL and call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
         items = call.args[0].elts
-        for previous, item in zip(items, items[1:], strict=False):
+        for previous, item in itertools.pairwise(items):
             squash = _layer(ctx, item)
             if squash is None or squash.kind not in ms.ACTIVATION_LAYERS:
                 continue
@@ -131,7 +130,7 @@ def _added_softmax(ctx: BlockContext, call: ast.Call) -> None:
         return
     memo = ctx.memo.setdefault("model_setup", {})
     layers = ms.layers_of(model, keys[1], ctx.summary, memo)
-    for before, layer in zip(layers, layers[1:], strict=False):
+    for before, layer in itertools.pairwise(layers):
         if layer.term == squash.term and layer.block == squash.block:
             if before.kind in ms.DENSE and before.units == 1 and before.activation == "linear":
                 ctx.report(

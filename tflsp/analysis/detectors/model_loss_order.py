@@ -142,8 +142,7 @@ def _swapped_calls(
             "TFL810",
             node,
             message="call",
-            args={"callee": ctx.source(node.func), "pred": pred, "true": true,
-                  "function": fn.name},
+            args={"callee": ctx.source(node.func), "pred": pred, "true": true, "function": fn.name},
             fix=fix,
         )
 
