@@ -392,3 +392,41 @@ def test_swapped_library_call_symmetric_ones_pass() -> None:
     """
     assert found(source) == [(6, "TFL810")]
     assert "categorical_crossentropy(y_true, y_pred)" in fixed(source, "TFL810")
+
+
+def test_nn_loss_given_a_layer_output_with_its_activation() -> None:
+    source = """
+    import tensorflow as tf
+
+    features = tf.compat.v1.placeholder(tf.float32, [None, 8])
+    labels = tf.compat.v1.placeholder(tf.float32, [None, 3])
+    scores = tf.compat.v1.layers.dense(features, 3, activation=tf.nn.softmax)
+    a = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=scores)
+    probabilities = tf.keras.layers.Dense(3, activation="softmax")(features)
+    b = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=probabilities)
+    raw = tf.keras.layers.Dense(3)(features)
+    c = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=raw)
+    sigmoid = tf.nn.sigmoid(raw)
+    d = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=sigmoid)
+    """
+    # d: a sigmoid before a softmax loss is wrong too, but not the double softmax the message
+    # describes: not reported.
+    assert found(source) == [(7, "TFL803"), (9, "TFL803")]
+
+
+def test_auc_and_counts_on_logits() -> None:
+    source = """
+    from tensorflow import keras
+
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.compile(
+        loss=keras.losses.BinaryCrossentropy(from_logits=True),
+        metrics=[keras.metrics.AUC(from_logits=False), keras.metrics.TruePositives(), keras.metrics.AUC(from_logits=True)],
+    )
+    """
+    assert found(source) == [(7, "TFL808"), (7, "TFL808")]
+    auc = source.replace(", keras.metrics.TruePositives()", "")
+    assert only(auc, "TFL808").message_id == "auc"
+    assert "metrics=[keras.metrics.AUC(from_logits=True), keras" in fixed(auc, "TFL808")
+    counts = source.replace("keras.metrics.AUC(from_logits=False), ", "")
+    assert "TruePositives(thresholds=0.0)" in fixed(counts, "TFL808")

@@ -449,7 +449,17 @@ def loss_of(model: ModuleModel, term: Term, block: int) -> Loss | None:
 class Metric:
     name: str  # "accuracy" for the string, else the class or function name
     string: bool
-    threshold: object  # the threshold argument's constant, None when absent, _UNKNOWN
+    # What makes the metric fit logits: the ``threshold(s)`` constant of a threshold metric, or
+    # ``from_logits`` of AUC; None when not given (the default), ``UNKNOWN_SETTING`` otherwise.
+    setting: object
+
+
+UNKNOWN_SETTING = _UNKNOWN
+# Where each metric class takes the setting: (keyword, position).
+_SETTINGS = {
+    "BinaryAccuracy": ("threshold", 2),
+    "AUC": ("from_logits", 99),
+}
 
 
 def metric_of(model: ModuleModel, term: Term, block: int) -> Metric | None:
@@ -465,11 +475,13 @@ def metric_of(model: ModuleModel, term: Term, block: int) -> Metric | None:
         if name is None or not name.startswith("keras.metrics."):
             return None
         short = name.rpartition(".")[2]
-        threshold_name = "threshold" if short == "BinaryAccuracy" else "thresholds"
-        position = 2 if short == "BinaryAccuracy" else 0
-        given = _call_argument(term, position, threshold_name)
-        threshold = _const(model, given, block) if given is not None else None
-        return Metric(short, False, threshold)
+        keyword, position = _SETTINGS.get(short, ("thresholds", 0))
+        given = _call_argument(term, position, keyword)
+        if given is not None:
+            setting = _const(model, given, block)
+        else:
+            setting = _UNKNOWN if _splats(term) else None
+        return Metric(short, False, setting)
     return None
 
 

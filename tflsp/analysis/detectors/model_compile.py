@@ -52,7 +52,18 @@ DIRECTORY_DATASETS = frozenset(
 # Dataset methods that keep the labels as they are.
 _SAME_LABELS = frozenset({"batch", "cache", "prefetch", "repeat", "shuffle", "take", "skip"})
 ARRAYS = frozenset({"numpy.array", "numpy.asarray"})
-THRESHOLD_METRICS = frozenset({"BinaryAccuracy", "Precision", "Recall"})
+# Metrics that cut the predictions at 0.5 unless told otherwise.
+THRESHOLD_METRICS = frozenset(
+    {
+        "BinaryAccuracy",
+        "Precision",
+        "Recall",
+        "TruePositives",
+        "FalsePositives",
+        "TrueNegatives",
+        "FalseNegatives",
+    }
+)
 
 
 @dataclass
@@ -211,7 +222,8 @@ def _check_metrics(ctx: BlockContext, setup: Setup) -> None:
             and out.by_layer is None
             and (
                 (metric.string and metric.name == "accuracy" and out.dense.units == 1)
-                or (metric.name in THRESHOLD_METRICS and metric.threshold is None)
+                or (metric.name in THRESHOLD_METRICS and metric.setting is None)
+                or (metric.name == "AUC" and metric.setting in (None, False))
             )
         ):
             _report_threshold(ctx, element, metric, layer)
@@ -241,15 +253,26 @@ def _report_threshold(ctx: BlockContext, element: ast.expr, metric: ms.Metric, l
             new = f'{keras}.metrics.BinaryAccuracy(name="accuracy", threshold=0.0)'
             fix = ctx.fix(ctx.replace(element, new), safe=False, new=new)
     else:
-        argument = "threshold" if metric.name == "BinaryAccuracy" else "thresholds"
-        replacement = f"{metric.name}({argument}=0.0)"
-        if isinstance(element, ast.Call) and not element.args:
-            _, _, line, col = ctx.node_range(element)
-            text = f"{argument}=0.0" if not element.keywords else f", {argument}=0.0"
-            fix = ctx.fix(ctx.insert_at(line, col - 1, text), safe=False, new=replacement)
+        if metric.name == "AUC":
+            argument = "from_logits=True"
+        elif metric.name == "BinaryAccuracy":
+            argument = "threshold=0.0"
+        else:
+            argument = "thresholds=0.0"
+        replacement = f"{metric.name}({argument})"
+        if isinstance(element, ast.Call):
+            given = ctx.keyword(element, argument.partition("=")[0])
+            if given is not None:  # ``AUC(from_logits=False)``
+                value = argument.partition("=")[2]
+                fix = ctx.fix(ctx.replace(given.value, value), safe=False, new=replacement)
+            elif not element.args:
+                _, _, line, col = ctx.node_range(element)
+                text = argument if not element.keywords else f", {argument}"
+                fix = ctx.fix(ctx.insert_at(line, col - 1, text), safe=False, new=replacement)
     ctx.report(
         "TFL808",
         element,
+        message="auc" if metric.name == "AUC" else "default",
         args={"metric": shown, "layer": layer, "replacement": replacement},
         fix=fix,
     )

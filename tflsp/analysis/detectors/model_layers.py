@@ -14,14 +14,17 @@ import itertools
 from tflsp.analysis import model_setup as ms
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.registry import detector
+from tflsp.analysis.semantic.terms import Term
 
 WITH_LOGITS = {
     "tensorflow.nn.softmax_cross_entropy_with_logits": "softmax",
     "tensorflow.nn.sparse_softmax_cross_entropy_with_logits": "softmax",
     "tensorflow.nn.sigmoid_cross_entropy_with_logits": "sigmoid",
     "tensorflow.nn.weighted_cross_entropy_with_logits": "sigmoid",
+    "tensorflow.nn.softmax_cross_entropy_with_logits_v2": "softmax",
     "tensorflow.compat.v1.nn.softmax_cross_entropy_with_logits_v2": "softmax",
 }
+TF1_DENSE = frozenset({"tensorflow.layers.dense", "tensorflow.compat.v1.layers.dense"})
 SQUASHERS = {
     "tensorflow.nn.softmax": "softmax",
     "tensorflow.math.softmax": "softmax",
@@ -139,6 +142,20 @@ def _added_softmax(ctx: BlockContext, call: ast.Call) -> None:
             return
 
 
+def _squash(ctx: BlockContext, term: Term, block: int) -> str | None:
+    """The activation a call's result went through last: ``tf.nn.softmax(x)``,
+    ``Dense(10, activation="softmax")(x)``, ``tf.layers.dense(x, 10, activation=tf.nn.softmax)``."""
+    func = term.args[0]
+    if func.tag == "call":  # a layer called on a tensor
+        layer = ms.layer_of(ctx.model, func, block)
+        return layer.activation if layer is not None and layer.kind in ms.DENSE else None
+    name = ms.qualname(ctx.model, func, block) or ""
+    if name in TF1_DENSE:
+        given = ms._call_argument(term, 2, "activation")
+        return ms.activation_name(ctx.model, given, block)
+    return SQUASHERS.get(name)
+
+
 def _probabilities_as_logits(ctx: BlockContext, call: ast.Call) -> None:
     name = ctx.call_name(call)
     if name not in WITH_LOGITS:
@@ -149,8 +166,8 @@ def _probabilities_as_logits(ctx: BlockContext, call: ast.Call) -> None:
     found = ms.resolve(ctx.model, ctx.semantics.terms.expr(given.value), ctx.ordinal, None)
     if found is None or found[0].tag != "call":
         return
-    squash = SQUASHERS.get(ms.qualname(ctx.model, found[0].args[0], found[1]) or "")
-    if squash is None:
+    squash = _squash(ctx, found[0], found[1])
+    if squash != WITH_LOGITS[name]:
         return
     ctx.report(
         "TFL803",
