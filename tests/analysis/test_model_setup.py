@@ -44,10 +44,16 @@ def test_sequential_list_adds_and_trailing_layers() -> None:
     b.add(keras.layers.Dropout(0.2))
     b.add(keras.layers.Softmax())
     reveal(b)
+    inputs = keras.Input((4,))
+    x = keras.layers.Dense(10)(inputs)
+    x = keras.layers.Activation("softmax")(x)
+    x = keras.layers.Activation("linear", dtype="float32")(x)
+    reveal(keras.Model(inputs, x))
     """
     assert outputs(source) == [
         ("keras.layers.Dense", 2, "linear"),
         ("keras.layers.Dense", 3, "softmax"),
+        ("keras.layers.Dense", 10, "softmax"),
     ]
 
 

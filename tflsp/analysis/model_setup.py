@@ -356,7 +356,7 @@ def layers_of(model: ModuleModel, key: Key, summary: Any, memo: dict[Any, Any]) 
             return []
         chain: list[Layer] = []
         current: tuple[Term, int] | None = (outputs, block)
-        while current is not None and len(chain) < 3:
+        while current is not None and len(chain) < 4:
             found = resolve(model, current[0], current[1], None)
             if found is None or found[0].tag != "call" or len(found[0].args[1]) != 1:
                 break
@@ -379,8 +379,10 @@ def output_of(layers: Sequence[Layer]) -> Output | None:
                     return None
                 return Output(layer, after.activation, after)
             return Output(layer, layer.activation, None)
-        if layer.kind in PASSTHROUGH:
-            continue
+        if layer.kind in PASSTHROUGH or (
+            layer.kind in ACTIVATION_LAYERS and layer.activation == "linear"
+        ):
+            continue  # ``Activation("linear", dtype="float32")``: the mixed-precision idiom
         if layer.kind in ACTIVATION_LAYERS and after is None:
             after = layer
             continue
