@@ -304,13 +304,49 @@ def test_probability_outputs_are_fine() -> None:
 # -- TFL807 TFL808 TFL809 -------------------------------------------------------------------------
 def test_accuracy_with_regression_loss_class() -> None:
     source = """
+    import numpy as np
     from tensorflow import keras
 
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 1, size=(64, 2))
+    y = (2 * x[:, 0] + 1).astype("float32")
     model = keras.Sequential([keras.layers.Dense(1)])
     model.compile(loss=keras.losses.MeanSquaredError(), metrics=["mae", "acc"])
+    model.fit(x, y)
     """
-    assert found(source) == [(5, "TFL807")]
+    assert found(source) == [(9, "TFL807")]
     assert 'metrics=["mae", "mae"]' in fixed(source, "TFL807")
+
+
+def test_accuracy_on_housing_targets() -> None:
+    source = """
+    from tensorflow import keras
+
+    (x, y), (x_test, y_test) = keras.datasets.boston_housing.load_data()
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.compile(loss="mse", metrics=["accuracy"])
+    model.evaluate(x_test, y_test)
+    """
+    assert found(source) == [(6, "TFL807")]
+
+
+def test_accuracy_with_mse_on_zero_one_targets_is_silent() -> None:
+    # A squared error on 0/1 targets trains a classifier (the TF guide on canned estimators does
+    # it on the Titanic data): its accuracy means something.  So do labels the code hides.
+    source = """
+    import numpy as np
+    import pandas as pd
+    from tensorflow import keras
+
+    x = np.random.rand(64, 2)
+    frame = pd.read_csv("titanic.csv")
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.compile(loss="mse", metrics=["accuracy"])
+    model.fit(x, (x[:, 0] > 0.5).astype("float32"))
+    model.fit(x, frame.pop("survived"))
+    model.fit(x, np.round(np.random.rand(64)))
+    """
+    assert found(source) == []
 
 
 def test_threshold_metric_fixes() -> None:
@@ -430,3 +466,16 @@ def test_auc_and_counts_on_logits() -> None:
     assert "metrics=[keras.metrics.AUC(from_logits=True), keras" in fixed(auc, "TFL808")
     counts = source.replace("keras.metrics.AUC(from_logits=False), ", "")
     assert "TruePositives(thresholds=0.0)" in fixed(counts, "TFL808")
+
+
+def test_accuracy_on_multi_label_logits() -> None:
+    source = """
+    from tensorflow import keras
+
+    tagger = keras.Sequential([keras.layers.Dense(5)])
+    tagger.compile(
+        loss=keras.losses.BinaryCrossentropy(from_logits=True), metrics=["acc", "binary_accuracy"]
+    )
+    """
+    # "acc" on five logit units: categorical accuracy (TFL809); "binary_accuracy" cuts at 0.5.
+    assert found(source) == [(6, "TFL809"), (6, "TFL808")]

@@ -105,7 +105,7 @@ _LOSS_MODULES = ("keras.losses.", "keras.metrics.")
 # -- calls on model objects, per block ---------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Site:
-    method: str  # add | fit | compile
+    method: str  # add | fit (fit or evaluate: both take labels) | compile
     scope: str | None  # local id of the enclosing function (None: module code)
     receiver: Term
     arg: Term | None  # add: the layer; fit: the labels (``y``); compile: the loss
@@ -121,13 +121,16 @@ def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
     return None
 
 
+_METHODS = frozenset({"add", "fit", "evaluate", "compile"})
+
+
 def _extract(index: NodeIndex) -> Hashable:
     sem = semantics_of(index)
     terms = sem.terms
     sites: list[Site] = []
     for call in index.nodes(ast.Call):
         func = call.func
-        if not isinstance(func, ast.Attribute) or func.attr not in ("add", "fit", "compile"):
+        if not isinstance(func, ast.Attribute) or func.attr not in _METHODS:
             continue
         if func.attr == "add":
             layer = _argument(call, 0, "layer")
@@ -143,7 +146,8 @@ def _extract(index: NodeIndex) -> Hashable:
             first = _argument(call, 0, "x")
             arg = terms.expr(labels) if labels is not None else None
             data = terms.expr(first) if first is not None else None
-        sites.append(Site(func.attr, sem.scope_id_of(call), terms.expr(func.value), arg, data))
+        method = "fit" if func.attr == "evaluate" else func.attr
+        sites.append(Site(method, sem.scope_id_of(call), terms.expr(func.value), arg, data))
     return tuple(sites)
 
 
@@ -457,6 +461,7 @@ class Metric:
 
 
 UNKNOWN_SETTING = _UNKNOWN
+_METRIC_NAMES = {"acc": "accuracy", "binary_accuracy": "BinaryAccuracy"}
 # Where each metric class takes the setting: (keyword, position).
 _SETTINGS = {
     "BinaryAccuracy": ("threshold", 2),
@@ -471,7 +476,7 @@ def metric_of(model: ModuleModel, term: Term, block: int) -> Metric | None:
     term, block, _ = found
     if term.tag == "const" and isinstance(term.args[0], str):
         text = term.args[0]
-        return Metric("accuracy" if text in ("accuracy", "acc") else text, True, None)
+        return Metric(_METRIC_NAMES.get(text, text), True, None)
     if term.tag == "call":
         name = qualname(model, term.args[0], block)
         if name is None or not name.startswith("keras.metrics."):

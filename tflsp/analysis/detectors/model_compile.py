@@ -191,51 +191,47 @@ def _check_metrics(ctx: BlockContext, setup: Setup) -> None:
     if loss is None or setup.loss_node is None or not isinstance(metrics, (ast.List, ast.Tuple)):
         return
     layer = layer_text(out.dense)
+    continuous: bool | None = None
     for element in metrics.elts:
         metric = ms.metric_of(ctx.model, ctx.semantics.terms.expr(element), ctx.ordinal)
         if metric is None:
             continue
         shown = ctx.source(element)
+        accuracy = metric.string and metric.name == "accuracy"
         if (
-            metric.name == "accuracy"
-            and metric.string
+            (accuracy or metric.name in ("Accuracy", "BinaryAccuracy"))
             and loss.name in ms.REGRESSION_LOSSES
-            and out.activation == "linear"
+            and out.activation in ("linear", "relu")
         ):
-            fix = ctx.fix(ctx.replace(element, '"mae"'), safe=False)
-            ctx.report(
-                "TFL807",
-                element,
-                args={
-                    "metric": shown,
-                    "loss": loss_text(loss, setup.loss_node, ctx),
-                    "layer": layer,
-                },
-                fix=fix,
-            )
+            # 0/1 targets trained with a squared error make a classifier whose accuracy means
+            # something: only targets that are visibly real numbers count.
+            if continuous is None:
+                continuous = _continuous_labels(ctx, setup)
+            if continuous:
+                fix = ctx.fix(ctx.replace(element, '"mae"'), safe=False) if metric.string else None
+                ctx.report(
+                    "TFL807",
+                    element,
+                    args={
+                        "metric": shown,
+                        "loss": loss_text(loss, setup.loss_node, ctx),
+                        "layer": layer,
+                    },
+                    fix=fix,
+                )
             continue
         if loss.name != "binary_crossentropy":
             continue
-        if (
-            loss.from_logits is True
-            and out.activation == "linear"
-            and out.by_layer is None
-            and (
-                (metric.string and metric.name == "accuracy" and out.dense.units == 1)
-                or (metric.name in THRESHOLD_METRICS and metric.setting is None)
-                or (metric.name == "AUC" and metric.setting in (None, False))
-            )
+        logits = loss.from_logits is True and out.activation == "linear" and out.by_layer is None
+        if logits and (
+            (accuracy and out.dense.units == 1)
+            or (metric.name in THRESHOLD_METRICS and metric.setting is None)
+            or (metric.name == "AUC" and metric.setting in (None, False))
         ):
             _report_threshold(ctx, element, metric, layer)
             continue
-        if (
-            metric.string
-            and metric.name == "accuracy"
-            and loss.from_logits is False
-            and out.activation == "sigmoid"
-            and out.dense.units is not None
-            and out.dense.units >= 2
-        ):
+        multi_label = (loss.from_logits is False and out.activation == "sigmoid") or logits
+        if accuracy and multi_label and out.dense.units is not None and out.dense.units >= 2:
             ctx.report(
                 "TFL809",
                 element,
@@ -248,9 +244,10 @@ def _report_threshold(ctx: BlockContext, element: ast.expr, metric: ms.Metric, l
     fix = None
     if metric.string:
         keras = _keras_prefix(ctx)
-        replacement = 'keras.metrics.BinaryAccuracy(name="accuracy", threshold=0.0)'
+        text = element.value if isinstance(element, ast.Constant) else "accuracy"
+        replacement = f'keras.metrics.BinaryAccuracy(name="{text}", threshold=0.0)'
         if keras is not None:
-            new = f'{keras}.metrics.BinaryAccuracy(name="accuracy", threshold=0.0)'
+            new = f'{keras}.metrics.BinaryAccuracy(name="{text}", threshold=0.0)'
             fix = ctx.fix(ctx.replace(element, new), safe=False, new=new)
     else:
         if metric.name == "AUC":
@@ -284,6 +281,82 @@ def _keras_prefix(ctx: BlockContext) -> str | None:
         return keras
     tf = ctx.alias_for("tensorflow")
     return f"{tf}.keras" if tf is not None else None
+
+
+# -- labels ----------------------------------------------------------------------------------------
+CONTINUOUS_DRAWS = frozenset(
+    {
+        "numpy.random.rand",
+        "numpy.random.randn",
+        "numpy.random.normal",
+        "numpy.random.uniform",
+        "numpy.random.random",
+        "numpy.random.random_sample",
+        "numpy.random.standard_normal",
+        "tensorflow.random.normal",
+        "tensorflow.random.uniform",
+    }
+)
+GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState"})
+_GENERATOR_DRAWS = frozenset({"normal", "uniform", "random", "standard_normal", "rand", "randn"})
+REGRESSION_DATASETS = frozenset(
+    {
+        "keras.datasets.boston_housing.load_data",
+        "keras.datasets.california_housing.load_data",
+    }
+)
+
+
+def _continuous_labels(ctx: BlockContext, setup: Setup) -> bool:
+    memo: dict[Any, Any] = ctx.memo.setdefault("model_setup", {})
+    return any(
+        site.arg is not None and _continuous(ctx, site.arg, k, site.scope, 0)
+        for k, site in ms.fit_sites(ctx.model, setup.key, ctx.summary, memo)
+    )
+
+
+def _continuous(ctx: BlockContext, term: Any, block: int, scope: Any, depth: int) -> bool:
+    """Are these labels visibly real numbers: continuous draws, arithmetic on them, the targets
+    of a regression data set?"""
+    if depth > 8:
+        return False
+    found = ms.resolve(ctx.model, term, block, scope)
+    if found is None:
+        return False
+    term, block, scope = found
+    model = ctx.model
+    if term.tag == "binop":
+        return any(
+            _continuous(ctx, part, block, scope, depth + 1)
+            for part in term.args[1:]
+            if part.tag != "const"
+        )
+    if term.tag in ("sub", "unary"):
+        return _continuous(
+            ctx, term.args[-1] if term.tag == "unary" else term.args[0], block, scope, depth + 1
+        )
+    if term.tag == "item":
+        # ``(x, y), (x_test, y_test) = boston_housing.load_data()``: the targets
+        inner = term.args[0]
+        if term.args[1] == 1 and inner.tag == "item" and inner.args[0].tag == "call":
+            return ms.qualname(model, inner.args[0].args[0], block) in REGRESSION_DATASETS
+        return False
+    if term.tag != "call":
+        return False
+    func = term.args[0]
+    if func.tag == "attr" and func.args[1] == "astype":
+        return _continuous(ctx, func.args[0], block, scope, depth + 1)
+    name = ms.qualname(model, func, block)
+    if name in CONTINUOUS_DRAWS:
+        return True
+    if func.tag == "attr" and func.args[1] in _GENERATOR_DRAWS:
+        maker = ms.resolve(model, func.args[0], block, scope)
+        return (
+            maker is not None
+            and maker[0].tag == "call"
+            and ms.qualname(model, maker[0].args[0], maker[1]) in GENERATORS
+        )
+    return False
 
 
 # -- TFL801 ---------------------------------------------------------------------------------------

@@ -22,8 +22,24 @@ from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic import values as v
 
 # Parameter names, lower-cased without underscores (``y_pred``, ``yPred``).
-PREDICTIONS = frozenset({"ypred", "ypreds", "ypredicted", "yhat"})
-LABELS = frozenset({"ytrue", "ylabel", "ylabels"})
+PREDICTIONS = frozenset(
+    {
+        "ypred",
+        "ypreds",
+        "ypredicted",
+        "yhat",
+        "pred",
+        "preds",
+        "prediction",
+        "predictions",
+        "logits",
+        "output",
+        "outputs",
+    }
+)
+LABELS = frozenset(
+    {"ytrue", "ylabel", "ylabels", "true", "target", "targets", "label", "labels", "groundtruth"}
+)
 # Library losses and metrics whose value changes when the two arguments are swapped.
 ASYMMETRIC = frozenset(
     {
