@@ -479,3 +479,72 @@ def test_accuracy_on_multi_label_logits() -> None:
     """
     # "acc" on five logit units: categorical accuracy (TFL809); "binary_accuracy" cuts at 0.5.
     assert found(source) == [(6, "TFL809"), (6, "TFL808")]
+
+
+LABEL_ORIGINS = {
+    "mnist ids, categorical loss": (
+        """
+        from tensorflow import keras
+
+        (x, y), (x_test, y_test) = keras.datasets.mnist.load_data()
+        model = keras.Sequential([keras.layers.Flatten(), keras.layers.Dense(10, activation="softmax")])
+        model.compile(optimizer="adam", loss="categorical_crossentropy")
+        model.fit(x, y.astype("int32"))
+        """,
+        [(6, "TFL801")],
+    ),
+    "mnist one-hot after to_categorical": (
+        """
+        from tensorflow import keras
+
+        (x, y), _ = keras.datasets.mnist.load_data()
+        y = keras.utils.to_categorical(y, 10)
+        model = keras.Sequential([keras.layers.Flatten(), keras.layers.Dense(10, activation="softmax")])
+        model.compile(optimizer="adam", loss="categorical_crossentropy")
+        model.fit(x, y)
+        """,
+        [],
+    ),
+    "np.eye rows, sparse loss": (
+        """
+        import numpy as np
+        from tensorflow import keras
+
+        ids = np.random.randint(0, 4, size=(32,))
+        model = keras.Sequential([keras.layers.Dense(4, activation="softmax")])
+        model.compile(optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy())
+        model.evaluate(np.zeros((32, 3)), np.eye(4)[ids])
+        """,
+        [(7, "TFL801")],
+    ),
+    "flow_from_directory default, sparse loss": (
+        """
+        from tensorflow import keras
+
+        images = keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255)
+        train = images.flow_from_directory("photos", target_size=(64, 64))
+        model = keras.Sequential([keras.layers.Flatten(), keras.layers.Dense(3, activation="softmax")])
+        model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+        model.fit(train)
+        """,
+        [(7, "TFL801")],
+    ),
+    "flow_from_directory sparse, sparse loss": (
+        """
+        from tensorflow import keras
+
+        images = keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255)
+        train = images.flow_from_directory("photos", class_mode="sparse")
+        model = keras.Sequential([keras.layers.Flatten(), keras.layers.Dense(3, activation="softmax")])
+        model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+        model.fit(train)
+        """,
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LABEL_ORIGINS))
+def test_label_origins(name: str) -> None:
+    source, expected = LABEL_ORIGINS[name]
+    assert found(source, "2") == expected

@@ -52,6 +52,18 @@ DIRECTORY_DATASETS = frozenset(
 # Dataset methods that keep the labels as they are.
 _SAME_LABELS = frozenset({"batch", "cache", "prefetch", "repeat", "shuffle", "take", "skip"})
 ARRAYS = frozenset({"numpy.array", "numpy.asarray"})
+EYE = frozenset({"numpy.eye", "numpy.identity", "tensorflow.eye"})
+CLASSIFICATION_DATASETS = frozenset(
+    f"keras.datasets.{name}.load_data"
+    for name in ("mnist", "fashion_mnist", "cifar10", "cifar100", "imdb", "reuters")
+)
+IMAGE_GENERATORS = frozenset(
+    {
+        "keras.preprocessing.image.ImageDataGenerator",
+        "keras.src.legacy.preprocessing.image.ImageDataGenerator",
+    }
+)
+_FLOWS = frozenset({"flow_from_directory", "flow_from_dataframe"})
 # Metrics that cut the predictions at 0.5 unless told otherwise.
 THRESHOLD_METRICS = frozenset(
     {
@@ -397,13 +409,42 @@ def _check_labels(ctx: BlockContext, setup: Setup) -> None:
 
 def _labels(ctx: BlockContext, site: ms.Site, block: int) -> tuple[str, str] | None:
     """How the labels of one fit() call are encoded: ("one_hot" | "class_ids", origin)."""
-    model = ctx.model
     if site.arg is not None:
-        found = ms.resolve(model, site.arg, block, site.scope)
-        if found is None or found[0].tag != "call":
+        return _array_labels(ctx, site.arg, block, site.scope)
+    if site.data is None:
+        return None
+    return _dataset_labels(ctx, site.data, block, site.scope)
+
+
+def _array_labels(ctx: BlockContext, term: Any, block: int, scope: Any) -> tuple[str, str] | None:
+    model = ctx.model
+    for _ in range(8):
+        found = ms.resolve(model, term, block, scope)
+        if found is None:
             return None
-        term, k, _ = found
-        name = ms.qualname(model, term.args[0], k)
+        term, block, scope = found
+        if term.tag == "item":
+            # ``(x, y), (x_test, y_test) = keras.datasets.mnist.load_data()``: class ids
+            inner = term.args[0]
+            if term.args[1] == 1 and inner.tag == "item" and inner.args[0].tag == "call":
+                name = ms.qualname(model, inner.args[0].args[0], block) or ""
+                if name in CLASSIFICATION_DATASETS:
+                    return "class_ids", f"{name.rpartition('.')[0]}.load_data()"
+            return None
+        if term.tag == "sub":
+            # ``np.eye(n)[y]``: one-hot rows
+            base = ms.resolve(model, term.args[0], block, scope)
+            if base is not None and base[0].tag == "call":
+                if ms.qualname(model, base[0].args[0], base[1]) in EYE:
+                    return "one_hot", "np.eye(n)[labels]"
+            return None
+        if term.tag != "call":
+            return None
+        func = term.args[0]
+        if func.tag == "attr" and func.args[1] == "astype":
+            term = func.args[0]  # the dtype changes, the encoding stays
+            continue
+        name = ms.qualname(model, func, block)
         if name in ONE_HOT:
             return "one_hot", f"{name.rpartition('.')[2]}()"
         if name in CLASS_IDS:
@@ -411,32 +452,44 @@ def _labels(ctx: BlockContext, site: ms.Site, block: int) -> tuple[str, str] | N
         if name in ARRAYS and term.args[1]:
             return _literal_labels(term.args[1][0])
         return None
-    if site.data is None:
-        return None
-    current: tuple[Any, int, Any] | None = (site.data, block, site.scope)
+    return None
+
+
+def _dataset_labels(ctx: BlockContext, term: Any, block: int, scope: Any) -> tuple[str, str] | None:
+    """A dataset or generator given to fit() carries its labels."""
+    model = ctx.model
     for _ in range(8):
-        if current is None:
-            return None
-        found = ms.resolve(model, *current)
+        found = ms.resolve(model, term, block, scope)
         if found is None or found[0].tag != "call":
             return None
-        term, k, scope = found
+        term, block, scope = found
         func = term.args[0]
         if func.tag == "attr" and func.args[1] in _SAME_LABELS:
-            current = (func.args[0], k, scope)
+            term = func.args[0]
             continue
-        name = ms.qualname(model, func, k)
+        if func.tag == "attr" and func.args[1] in _FLOWS:
+            maker = ms.resolve(model, func.args[0], block, scope)
+            if maker is None or maker[0].tag != "call":
+                return None
+            if ms.qualname(model, maker[0].args[0], maker[1]) not in IMAGE_GENERATORS:
+                return None
+            mode = ms._call_argument(term, 99, "class_mode")
+            value = "categorical" if mode is None else ms._const(model, mode, block)
+            shown = 'class_mode="categorical"' + (", the default" if mode is None else "")
+            if value == "categorical":
+                return "one_hot", shown
+            if value == "sparse":
+                return "class_ids", 'class_mode="sparse"'
+            return None
+        name = ms.qualname(model, func, block)
         if name not in DIRECTORY_DATASETS:
             return None
         mode = ms._call_argument(term, 99, "label_mode")
-        value = "int" if mode is None else ms._const(model, mode, k)
+        value = "int" if mode is None else ms._const(model, mode, block)
         if value == "categorical":
             return "one_hot", 'label_mode="categorical"'
         if value == "int":
-            return (
-                "class_ids",
-                'label_mode="int"' if mode is not None else 'label_mode="int", the default',
-            )
+            return "class_ids", 'label_mode="int"' + (", the default" if mode is None else "")
         return None
     return None
 
