@@ -434,9 +434,12 @@ def _array_labels(ctx: BlockContext, term: Any, block: int, scope: Any) -> tuple
         if term.tag == "sub":
             # ``np.eye(n)[y]``: one-hot rows
             base = ms.resolve(model, term.args[0], block, scope)
-            if base is not None and base[0].tag == "call":
-                if ms.qualname(model, base[0].args[0], base[1]) in EYE:
-                    return "one_hot", "np.eye(n)[labels]"
+            if (
+                base is not None
+                and base[0].tag == "call"
+                and ms.qualname(model, base[0].args[0], base[1]) in EYE
+            ):
+                return "one_hot", "np.eye(n)[labels]"
             return None
         if term.tag != "call":
             return None
