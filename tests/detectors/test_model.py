@@ -548,3 +548,20 @@ LABEL_ORIGINS = {
 def test_label_origins(name: str) -> None:
     source, expected = LABEL_ORIGINS[name]
     assert found(source, "2") == expected
+
+
+def test_probabilities_given_to_a_logits_loss_in_a_training_loop() -> None:
+    source = """
+    import tensorflow as tf
+
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="softmax")])
+    raw = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+            fine = loss_fn(y, raw(x))
+        return tape.gradient(loss + fine, model.trainable_variables)
+    """
+    assert found(source) == [(10, "TFL803")]

@@ -182,14 +182,27 @@ def resolve(
 ) -> tuple[Term, int, str | None] | None:
     """Follow a name read from an earlier block to the term bound there."""
     for _ in range(8):
-        if term.tag != "entry":
+        if term.tag == "entry":
+            found = _export(model, term.args[0], block)
+        elif term.tag == "global":
+            found = _only_binding(model, term.args[0])
+        else:
             return term, block, scope
-        found = _export(model, term.args[0], block)
         if found is None:
             return None
         block, term = found
         scope = None
     return None
+
+
+def _only_binding(model: ModuleModel, name: str) -> tuple[int, Term] | None:
+    """A module name read by a function when it runs: known when the module binds it once."""
+    model.evaluator.touch_name(name)
+    bindings = model._bindings.get(name, ())
+    if len(bindings) != 1 or model._global_writes.get(name):
+        return None
+    model.evaluator.touch(bindings[0][0])
+    return bindings[0]
 
 
 def qualname(model: ModuleModel, term: Term, block: int) -> str | None:

@@ -522,3 +522,35 @@ def _row(term: Any) -> list[int] | None:
         return None
     values = [x.args[0] for x in term.args[0]]
     return values if set(values) <= {0, 1} else None
+
+
+# -- TFL803 in a training loop: loss_fn(y, model(x)) ------------------------------------------------
+@detector("TFL803")
+def check_loss_calls(ctx: BlockContext) -> None:
+    memo: dict[Any, Any] = ctx.memo.setdefault("model_setup", {})
+    for call in ctx.index.nodes(ast.Call):
+        if len(call.args) < 2 or not isinstance(call.func, (ast.Name, ast.Attribute)):
+            continue
+        if not ctx.is_instance_of(call.func, "loss"):
+            continue
+        terms = ctx.semantics.terms
+        loss = ms.loss_of(ctx.model, terms.expr(call.func), ctx.ordinal)
+        if loss is None or loss.from_logits is not True:
+            continue
+        predicted = call.args[1]
+        if not isinstance(predicted, (ast.Call, ast.Name)):
+            continue
+        found = ms.resolve(ctx.model, terms.expr(predicted), ctx.ordinal, None)
+        if found is None or found[0].tag != "call":
+            continue
+        term, block, _ = found
+        scope = ctx.semantics.scope_id_of(call) if block == ctx.ordinal else None
+        output = ms.model_output(ctx.model, term.args[0], block, scope, ctx.summary, memo)
+        if output is None or output[1].activation not in ("sigmoid", "softmax"):
+            continue
+        out = output[1]
+        ctx.report(
+            "TFL803",
+            predicted,
+            args={"layer": layer_text(out.dense), "activation": out.activation},
+        )
