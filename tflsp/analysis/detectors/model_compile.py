@@ -257,6 +257,7 @@ def _report_threshold(ctx: BlockContext, element: ast.expr, metric: ms.Metric, l
     if metric.string:
         keras = _keras_prefix(ctx)
         text = element.value if isinstance(element, ast.Constant) else "accuracy"
+        text = text if isinstance(text, str) else "accuracy"
         replacement = f'keras.metrics.BinaryAccuracy(name="{text}", threshold=0.0)'
         if keras is not None:
             new = f'{keras}.metrics.BinaryAccuracy(name="{text}", threshold=0.0)'
@@ -447,12 +448,12 @@ def _array_labels(ctx: BlockContext, term: Any, block: int, scope: Any) -> tuple
         if func.tag == "attr" and func.args[1] == "astype":
             term = func.args[0]  # the dtype changes, the encoding stays
             continue
-        name = ms.qualname(model, func, block)
-        if name in ONE_HOT:
-            return "one_hot", f"{name.rpartition('.')[2]}()"
-        if name in CLASS_IDS:
-            return "class_ids", f"{name.rpartition('.')[2]}()"
-        if name in ARRAYS and term.args[1]:
+        called = ms.qualname(model, func, block) or ""
+        if called in ONE_HOT:
+            return "one_hot", f"{called.rpartition('.')[2]}()"
+        if called in CLASS_IDS:
+            return "class_ids", f"{called.rpartition('.')[2]}()"
+        if called in ARRAYS and term.args[1]:
             return _literal_labels(term.args[1][0])
         return None
     return None
