@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from tests.helpers import analyze, lint
+from tests.helpers import analyze, analyzer, lint
 from tflsp.analysis.fixes import apply_edits
 
 MODEL = tuple(f"TFL8{n:02d}" for n in range(1, 11))
@@ -565,3 +565,31 @@ def test_probabilities_given_to_a_logits_loss_in_a_training_loop() -> None:
         return tape.gradient(loss + fine, model.trainable_variables)
     """
     assert found(source) == [(10, "TFL803")]
+
+
+def test_edits_in_other_blocks_update_the_finding() -> None:
+    # One analyzer, as the server keeps per document: the compile() block's findings must follow
+    # edits to the blocks that define its layers and its labels.
+    tool = analyzer(MODEL, "3")
+    base = textwrap.dedent(
+        """
+        import numpy as np
+        from tensorflow import keras
+
+        ids = np.random.randint(0, 3, size=(8,))
+        labels = keras.utils.to_categorical(ids, 3)
+        model = keras.Sequential([keras.layers.Dense(3, activation="softmax")])
+        model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+        model.fit(np.zeros((8, 4)), labels)
+        """
+    )
+
+    def codes(text: str) -> list[tuple[int, str]]:
+        return [(d.line, d.code) for d in tool.analyze(text).diagnostics]
+
+    assert codes(base) == [(8, "TFL801")]
+    assert codes(base.replace("fit(np.zeros((8, 4)), labels)", "fit(np.zeros((8, 4)), ids)")) == []
+    assert codes(base) == [(8, "TFL801")]
+    raw = base.replace('Dense(3, activation="softmax")', "Dense(3)")
+    assert sorted(codes(raw)) == [(8, "TFL801"), (8, "TFL805")]
+    assert codes(base) == [(8, "TFL801")]
