@@ -593,3 +593,22 @@ def test_edits_in_other_blocks_update_the_finding() -> None:
     raw = base.replace('Dense(3, activation="softmax")', "Dense(3)")
     assert sorted(codes(raw)) == [(8, "TFL801"), (8, "TFL805")]
     assert codes(base) == [(8, "TFL801")]
+
+
+def test_output_added_under_a_condition_is_not_known() -> None:
+    source = """
+    from tensorflow import keras
+
+    def build(classes):
+        model = keras.Sequential()
+        model.add(keras.layers.Dense(16, activation="relu"))
+        if classes == 2:
+            model.add(keras.layers.Dense(1, activation="sigmoid"))
+        else:
+            model.add(keras.layers.Dense(classes, activation="softmax"))
+        model.compile(optimizer="adam", loss="binary_crossentropy")
+        for units in (8, 4):
+            model.add(keras.layers.Dense(units))
+        return model
+    """
+    assert found(source) == []

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tflsp.analysis.facts import semantics_of
@@ -110,6 +110,7 @@ class Site:
     receiver: Term
     arg: Term | None  # add: the layer; fit: the labels (``y``); compile: the loss
     data: Term | None  # fit: ``x`` (a dataset carries its labels); compile: the metrics
+    maybe: bool = False  # under an ``if``/``try``/loop of its scope: may not run, or run again
 
 
 def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
@@ -147,8 +148,22 @@ def _extract(index: NodeIndex) -> Hashable:
             arg = terms.expr(labels) if labels is not None else None
             data = terms.expr(first) if first is not None else None
         method = "fit" if func.attr == "evaluate" else func.attr
-        sites.append(Site(method, sem.scope_id_of(call), terms.expr(func.value), arg, data))
+        maybe = _conditional(index, call)
+        sites.append(Site(method, sem.scope_id_of(call), terms.expr(func.value), arg, data, maybe))
     return tuple(sites)
+
+
+_BRANCHES = (ast.If, ast.IfExp, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
+
+
+def _conditional(index: NodeIndex, call: ast.Call) -> bool:
+    for parent in index.ancestors(call):
+        if isinstance(parent, _SCOPES):
+            return False
+        if isinstance(parent, _BRANCHES) or type(parent).__name__ == "TryStar":
+            return True
+    return False
 
 
 def _combine(values: Sequence[Hashable], summary: Any) -> Hashable:
@@ -259,6 +274,7 @@ class Layer:
     activation: str | None  # "linear" when none is given; None: unknown
     term: Term
     block: int
+    maybe: bool = False  # added by a call that may not run (or may run several times)
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,19 +370,24 @@ def layers_of(model: ModuleModel, key: Key, summary: Any, memo: dict[Any, Any]) 
     kind = qualname(model, term.args[0], block)
     if kind in SEQUENTIAL:
         listed = _call_argument(term, 0, "layers")
-        items: list[tuple[Term, int]] = []
+        items: list[tuple[Term, int, bool]] = []
         if listed is not None:
             found = resolve(model, listed, block, None)
             if found is None or found[0].tag not in ("list", "tuple"):
                 return []
-            items = [(t, found[1]) for t in found[0].args[0]]
+            items = [(t, found[1], False) for t in found[0].args[0]]
         for k, site in _sites(summary):
             if site.method == "add" and site.arg is not None:
                 found_key = _site_key(model, k, site, memo)
                 if found_key is not None and found_key[1] == key:
-                    items.append((site.arg, k))
-        layers = [layer_of(model, t, k) for t, k in items]
-        return [x for x in layers if x is not None] if None not in layers else []
+                    items.append((site.arg, k, site.maybe))
+        layers: list[Layer] = []
+        for t, k, maybe in items:
+            layer = layer_of(model, t, k)
+            if layer is None:
+                return []
+            layers.append(replace(layer, maybe=True) if maybe else layer)
+        return layers
     if kind in FUNCTIONAL:
         outputs = _call_argument(term, 1, "outputs")
         if outputs is None:
@@ -390,6 +411,8 @@ def output_of(layers: Sequence[Layer]) -> Output | None:
     """The last Dense layer and what the model ends in, when nothing unknown follows it."""
     after: Layer | None = None
     for layer in reversed(layers):
+        if layer.maybe:
+            return None  # ``if binary: model.add(Dense(1, ...))``: which one ends the model?
         if layer.kind in DENSE:
             if after is not None:
                 if after.activation is None or layer.activation not in ("linear", None):
