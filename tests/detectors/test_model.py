@@ -612,3 +612,19 @@ def test_output_added_under_a_condition_is_not_known() -> None:
         return model
     """
     assert found(source) == []
+
+
+def test_backend_loss_swapped_and_softmax_function_activation() -> None:
+    source = """
+    import tensorflow as tf
+    from keras import backend as K
+    from keras.layers import Dense
+
+    def loss(target, output):
+        return K.categorical_crossentropy(output, target)
+
+    head = Dense(1, activation=tf.nn.softmax)
+    """
+    assert found(source, "2") == [(7, "TFL810"), (9, "TFL802")]
+    # Not a string: the activation is left for the user to change.
+    assert only(source, "TFL802", "2").fix is None
