@@ -284,7 +284,8 @@ class Output:
     by_layer: Layer | None  # the activation layer after ``dense``, if any
 
 
-def _const(model: ModuleModel, term: Term | None, block: int) -> object:
+def constant(model: ModuleModel, term: Term | None, block: int) -> object:
+    """The constant a term surely holds (None for no term, ``UNKNOWN_SETTING`` when unknown)."""
     if term is None:
         return None
     if term.tag == "const":
@@ -302,7 +303,9 @@ def _const(model: ModuleModel, term: Term | None, block: int) -> object:
 _UNKNOWN = object()
 
 
-def _call_argument(term: Term, position: int, name: str) -> Term | None:
+def call_argument(term: Term, position: int, name: str) -> Term | None:
+    """An argument of a call term by keyword or position (a keyword-only one: a position
+    past the end)."""
     for key, value in term.args[2]:
         if key == name:
             return value
@@ -345,8 +348,8 @@ def layer_of(model: ModuleModel, term: Term, block: int) -> Layer | None:
     term, block, _ = found
     kind = qualname(model, term.args[0], block) or "?"
     if kind in DENSE:
-        units = _const(model, _call_argument(term, 0, "units"), block)
-        given = _call_argument(term, 1, "activation")
+        units = constant(model, call_argument(term, 0, "units"), block)
+        given = call_argument(term, 1, "activation")
         activation = (
             None if given is None and _splats(term) else activation_name(model, given, block)
         )
@@ -355,8 +358,8 @@ def layer_of(model: ModuleModel, term: Term, block: int) -> Layer | None:
     if kind in ACTIVATION_LAYERS:
         fixed = ACTIVATION_LAYERS[kind]
         if fixed is None:
-            fixed = activation_name(model, _call_argument(term, 0, "activation"), block)
-            if fixed == "linear" and _call_argument(term, 0, "activation") is None:
+            fixed = activation_name(model, call_argument(term, 0, "activation"), block)
+            if fixed == "linear" and call_argument(term, 0, "activation") is None:
                 fixed = None
         return Layer(kind, None, fixed, term, block)
     return Layer(kind, None, None, term, block)
@@ -369,7 +372,7 @@ def layers_of(model: ModuleModel, key: Key, summary: Any, memo: dict[Any, Any]) 
     block, _, term = key
     kind = qualname(model, term.args[0], block)
     if kind in SEQUENTIAL:
-        listed = _call_argument(term, 0, "layers")
+        listed = call_argument(term, 0, "layers")
         items: list[tuple[Term, int, bool]] = []
         if listed is not None:
             found = resolve(model, listed, block, None)
@@ -389,7 +392,7 @@ def layers_of(model: ModuleModel, key: Key, summary: Any, memo: dict[Any, Any]) 
             layers.append(replace(layer, maybe=True) if maybe else layer)
         return layers
     if kind in FUNCTIONAL:
-        outputs = _call_argument(term, 1, "outputs")
+        outputs = call_argument(term, 1, "outputs")
         if outputs is None:
             return []
         chain: list[Layer] = []
@@ -473,9 +476,9 @@ def loss_of(model: ModuleModel, term: Term, block: int) -> Loss | None:
         canonical = LOSS_CLASSES.get(name.rpartition(".")[2])
         if canonical is None:
             return None
-        logits = _call_argument(term, 0, "from_logits") if "Crossentropy" in name else None
+        logits = call_argument(term, 0, "from_logits") if "Crossentropy" in name else None
         if logits is not None:
-            value = _const(model, logits, block)
+            value = constant(model, logits, block)
         else:
             value = None if _splats(term) else False
         flag = value if isinstance(value, bool) else None
@@ -519,9 +522,9 @@ def metric_of(model: ModuleModel, term: Term, block: int) -> Metric | None:
             return None
         short = name.rpartition(".")[2]
         keyword, position = _SETTINGS.get(short, ("thresholds", 0))
-        given = _call_argument(term, position, keyword)
+        given = call_argument(term, position, keyword)
         if given is not None:
-            setting = _const(model, given, block)
+            setting = constant(model, given, block)
         else:
             setting = _UNKNOWN if _splats(term) else None
         return Metric(short, False, setting)

@@ -477,8 +477,8 @@ def _dataset_labels(ctx: BlockContext, term: Any, block: int, scope: Any) -> tup
                 return None
             if ms.qualname(model, maker[0].args[0], maker[1]) not in IMAGE_GENERATORS:
                 return None
-            mode = ms._call_argument(term, 99, "class_mode")
-            value = "categorical" if mode is None else ms._const(model, mode, block)
+            mode = ms.call_argument(term, 99, "class_mode")
+            value = "categorical" if mode is None else ms.constant(model, mode, block)
             shown = 'class_mode="categorical"' + (", the default" if mode is None else "")
             if value == "categorical":
                 return "one_hot", shown
@@ -488,8 +488,8 @@ def _dataset_labels(ctx: BlockContext, term: Any, block: int, scope: Any) -> tup
         name = ms.qualname(model, func, block)
         if name not in DIRECTORY_DATASETS:
             return None
-        mode = ms._call_argument(term, 99, "label_mode")
-        value = "int" if mode is None else ms._const(model, mode, block)
+        mode = ms.call_argument(term, 99, "label_mode")
+        value = "int" if mode is None else ms.constant(model, mode, block)
         if value == "categorical":
             return "one_hot", 'label_mode="categorical"'
         if value == "int":

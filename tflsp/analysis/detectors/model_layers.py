@@ -151,7 +151,7 @@ def _squash(ctx: BlockContext, term: Term, block: int) -> str | None:
         return layer.activation if layer is not None and layer.kind in ms.DENSE else None
     name = ms.qualname(ctx.model, func, block) or ""
     if name in TF1_DENSE:
-        given = ms._call_argument(term, 2, "activation")
+        given = ms.call_argument(term, 2, "activation")
         return ms.activation_name(ctx.model, given, block)
     return SQUASHERS.get(name)
 
