@@ -7,6 +7,7 @@
 # kind = "softmax on a single-unit output"
 # mistake = "The second model ends in Dense(1, activation='softmax'), whose output is always 1.0, so nothing can be learned."
 # runtime = "silent"
+# expected = ["TFL802"]
 # ///
 from keras.layers import Dense
 from keras.models import Sequential

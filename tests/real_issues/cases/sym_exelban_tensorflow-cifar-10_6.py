@@ -7,6 +7,7 @@
 # kind = "softmax output fed to tf.nn.*_cross_entropy_with_logits"
 # mistake = "The last dense layer applies softmax and its output is then passed as logits to softmax_cross_entropy_with_logits_v2, so softmax is applied twice."
 # runtime = "silent"
+# expected = ["TFL803"]
 # ///
 import tensorflow as tf
 

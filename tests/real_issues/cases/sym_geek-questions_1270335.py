@@ -7,6 +7,7 @@
 # kind = "softmax on a single-unit output"
 # mistake = "The 1-D CNN ends in Dense(1) followed by a softmax activation, which is constant 1; it also watches 'val_acc' and uses Keras 1 argument names."
 # runtime = "silent"
+# expected = ["TFL802"]
 # ///
 from keras.callbacks import ReduceLROnPlateau
 from keras.layers import Activation, BatchNormalization, Conv1D, Dense, Dropout, Flatten, LeakyReLU

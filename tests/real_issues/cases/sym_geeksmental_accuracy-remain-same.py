@@ -7,6 +7,7 @@
 # kind = "non-sigmoid (relu/linear) output with binary_crossentropy"
 # mistake = "A threshold classifier ends in a relu unit instead of a sigmoid while training with binary_crossentropy, on unscaled inputs up to 100000; the NumPy array is also shuffled with random.shuffle, which duplicates rows."
 # runtime = "silent"
+# expected = ["TFL805"]
 # ///
 import random
 

@@ -7,6 +7,7 @@
 # kind = "sigmoid + binary_crossentropy for single-label multi-class"
 # mistake = "A 19-class single-label text classifier uses sigmoid outputs with binary_crossentropy, so the reported accuracy was per-label binary accuracy; classes are then read with predict_classes()."
 # runtime = "silent"
+# expected = ["TFL809"]
 # ///
 from keras.layers import LSTM, BatchNormalization, Dense, Dropout, Embedding
 from keras.models import Sequential

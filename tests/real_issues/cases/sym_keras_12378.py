@@ -7,6 +7,7 @@
 # kind = "integer labels with categorical_crossentropy"
 # mistake = "The label column (one integer per row) is fed to a 3-way softmax trained with categorical_crossentropy, and Dense layers are applied before Flatten on the 3-D convolution output."
 # runtime = "raises"
+# expected = ["TFL801"]
 # ///
 import numpy
 from keras.layers import Conv1D, Dense, Flatten, LeakyReLU, MaxPooling1D

@@ -7,6 +7,7 @@
 # kind = "softmax on a single-unit output"
 # mistake = "An air-quality regression is built as a one-unit softmax classifier with sparse categorical cross-entropy, and the targets are a pandas frame of object dtype that was never cast."
 # runtime = "raises"
+# expected = ["TFL802", "TFL806"]
 # ///
 import numpy as np
 import pandas as pd

@@ -7,6 +7,7 @@
 # kind = "sigmoid/softmax output + from_logits=True"
 # mistake = "The output layer already applies a sigmoid while the loss is told it receives logits, so the sigmoid is applied twice."
 # runtime = "warns"
+# expected = ["TFL803"]
 # ///
 import numpy as np
 import tensorflow as tf

@@ -7,6 +7,7 @@
 # kind = "integer labels with categorical_crossentropy"
 # mistake = "Integer class labels (2, 3, 7) go to a 10-way softmax trained with categorical_crossentropy; they must be one-hot encoded or the loss made sparse."
 # runtime = "raises"
+# expected = ["TFL801"]
 # ///
 import numpy as np
 from keras.layers import Activation, Dense

@@ -7,6 +7,7 @@
 # kind = "sigmoid + binary_crossentropy for single-label multi-class"
 # mistake = "A 30-class text classifier uses 30 sigmoid units with binary_crossentropy, so 'accuracy' counts the many correct zeros of each one-hot row."
 # runtime = "silent"
+# expected = ["TFL809"]
 # ///
 from keras.layers import LSTM, Dense, Dropout, Embedding
 from keras.models import Sequential

@@ -7,6 +7,7 @@
 # kind = "accuracy metric on a regression model"
 # mistake = "A regression of z = x + y is judged with metrics=['accuracy'] (exact match of floats) on unscaled inputs up to 1040."
 # runtime = "silent"
+# expected = ["TFL807"]
 # ///
 import numpy
 from keras.layers import Dense

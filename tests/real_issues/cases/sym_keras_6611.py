@@ -7,6 +7,7 @@
 # kind = "sigmoid + binary_crossentropy for single-label multi-class"
 # mistake = "A 17-tag POS tagger uses sigmoid outputs and binary_crossentropy, whose 'accuracy' is per-unit binary accuracy; the model is also re-compiled before predicting."
 # runtime = "silent"
+# expected = ["TFL809"]
 # ///
 import numpy as np
 from keras.layers import LSTM, Conv1D, Dense, Dropout

@@ -7,6 +7,7 @@
 # kind = "one-hot labels with sparse_categorical_crossentropy"
 # mistake = "A 3570-class model ends in sigmoid units and compiles sparse_categorical_crossentropy while y_train is one-hot (1055, 3570); the loss needs integer ids (or categorical_crossentropy with softmax)."
 # runtime = "raises"
+# expected = ["TFL801"]
 # ///
 from keras.layers import Dense
 from keras.models import Sequential

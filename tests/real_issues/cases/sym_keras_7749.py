@@ -7,6 +7,7 @@
 # kind = "one-hot labels with sparse_categorical_crossentropy"
 # mistake = "Hoping it would handle rare classes better, the model switches to sparse_categorical_crossentropy but keeps feeding one-hot targets; the sparse loss takes integer class ids."
 # runtime = "raises"
+# expected = ["TFL801"]
 # ///
 import numpy as np
 from keras.layers import Activation, Dense

@@ -7,6 +7,7 @@
 # kind = "sigmoid/softmax output + from_logits=True"
 # mistake = "A cats-vs-dogs CNN ends in a sigmoid unit but compiles BinaryCrossentropy(from_logits=True)."
 # runtime = "warns"
+# expected = ["TFL803"]
 # ///
 from tensorflow.keras import layers, losses, models
 

@@ -7,6 +7,7 @@
 # kind = "integer labels with categorical_crossentropy"
 # mistake = "Integer class labels are passed to a model compiled with categorical_crossentropy, which expects one-hot vectors (to_categorical or sparse_categorical_crossentropy is needed)."
 # runtime = "raises"
+# expected = ["TFL801"]
 # ///
 import numpy as np
 from keras.layers import Dense, Dropout

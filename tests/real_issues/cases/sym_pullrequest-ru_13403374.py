@@ -7,6 +7,7 @@
 # kind = "softmax on a single-unit output"
 # mistake = "The binary head is Dense(1, activation='softmax'), which always outputs 1; the answer replaces it with a sigmoid."
 # runtime = "silent"
+# expected = ["TFL802"]
 # ///
 from keras.applications import VGG16
 from keras.layers import Dense, GlobalAveragePooling2D

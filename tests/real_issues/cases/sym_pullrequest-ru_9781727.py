@@ -7,6 +7,7 @@
 # kind = "sigmoid + binary_crossentropy for single-label multi-class"
 # mistake = "A 10-class Fashion-MNIST model ends in sigmoid units and trains with binary_crossentropy; the answer says to use softmax with categorical_crossentropy."
 # runtime = "silent"
+# expected = ["TFL809"]
 # ///
 from keras.layers import Dense, Flatten
 from keras.models import Sequential

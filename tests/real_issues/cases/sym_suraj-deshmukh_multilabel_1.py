@@ -7,6 +7,7 @@
 # kind = "metrics=['accuracy'] on a multi-label sigmoid output"
 # mistake = "A multi-label model (several sigmoid units, binary_crossentropy) asks for 'accuracy', which Keras 3 resolves to categorical accuracy from the output shape instead of per-label binary accuracy."
 # runtime = "silent"
+# expected = ["TFL809"]
 # ///
 import keras
 

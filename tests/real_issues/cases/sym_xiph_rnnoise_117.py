@@ -7,6 +7,7 @@
 # kind = "y_true/y_pred swapped in a loss call"
 # mistake = "The custom loss calls K.binary_crossentropy(y_pred, y_true), but the backend function takes the target first and the prediction second."
 # runtime = "silent"
+# expected = ["TFL810"]
 # ///
 from keras import backend as K
 
