@@ -375,3 +375,12 @@ def test_a_string_rebound_in_a_loop_is_not_a_constant() -> None:
         reveal(path)
     """)
     assert {x.const for x in found[0]} == {"a", None} or v.is_unknown(found[0])
+
+
+def test_constants_of_equal_value_and_different_types_are_different_terms() -> None:
+    from tflsp.analysis.semantic.terms import Term
+
+    assert Term("const", 1) != Term("const", True)
+    assert Term("const", 1) != Term("const", 1.0)
+    assert Term("const", 1) == Term("const", 1)
+    assert len({Term("const", 0), Term("const", False), Term("const", 0.0)}) == 3

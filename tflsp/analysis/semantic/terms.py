@@ -48,7 +48,9 @@ class Term:
                     elif isinstance(item, tuple):
                         size += sum(i.size for i in item if isinstance(i, Term))
         self.size = size
-        self._hash = hash((tag, args))
+        # 1 == True == 1.0 in Python: a constant's type is part of it, or `Dense(1)` and
+        # `mask_zero=True` would share a memo entry.
+        self._hash = hash((tag, args, type(args[0]))) if tag == "const" else hash((tag, args))
 
     def __hash__(self) -> int:
         return self._hash
@@ -58,7 +60,9 @@ class Term:
             return True
         if not isinstance(other, Term) or self._hash != other._hash:
             return False
-        return self.tag == other.tag and self.args == other.args
+        if self.tag != other.tag or self.args != other.args:
+            return False
+        return self.tag != "const" or type(self.args[0]) is type(other.args[0])
 
     def __repr__(self) -> str:
         inner = ", ".join(repr(a) for a in self.args)
