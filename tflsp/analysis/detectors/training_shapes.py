@@ -1,0 +1,247 @@
+"""TFL818 input-rank-mismatch: a recurrent or convolution layer whose input has the wrong rank,
+as far as the shapes are literal.
+
+Two places show an input's rank without running anything: a layer's own ``input_shape=``
+literal, and the layers of ``Sequential([...])`` followed from a literal ``Input(shape)``
+through layers whose output shape is plain arithmetic (Dense, Dropout, recurrent layers with
+or without ``return_sequences``, Flatten...).  Any other layer ends the walk: silent.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.registry import detector
+
+Shape = tuple[int | None, ...]  # without the batch axis
+
+_RECURRENT = frozenset({"LSTM", "GRU", "SimpleRNN", "CuDNNLSTM", "CuDNNGRU"})
+# layer -> spatial rank (Conv1D: 1): input rank must be at least rank + 2 with the batch axis
+_CONVOLUTIONS = {
+    "Conv1D": 1,
+    "Conv2D": 2,
+    "Conv3D": 3,
+    "SeparableConv1D": 1,
+    "SeparableConv2D": 2,
+    "DepthwiseConv2D": 2,
+    "Conv1DTranspose": 1,
+    "Conv2DTranspose": 2,
+    "Conv3DTranspose": 3,
+    "Convolution1D": 1,
+    "Convolution2D": 2,
+    "Convolution3D": 3,
+}
+_SAME_SHAPE = frozenset(
+    {
+        "Dropout",
+        "BatchNormalization",
+        "LayerNormalization",
+        "Activation",
+        "GaussianNoise",
+        "GaussianDropout",
+        "AlphaDropout",
+        "ActivityRegularization",
+        "LeakyReLU",
+        "ReLU",
+        "ELU",
+        "PReLU",
+        "Softmax",
+        "Masking",
+    }
+)
+_INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
+_EXPECTED = {
+    3: "(batch, timesteps, features)",
+    4: "(batch, rows, cols, channels)",
+    5: "(batch, depth, rows, cols, channels)",
+}
+
+
+def _layer(ctx: BlockContext, call: ast.Call) -> str | None:
+    name = ctx.call_name(call)
+    if name is None or not name.startswith("keras.layers."):
+        return None
+    return name[len("keras.layers.") :]
+
+
+def _literal_shape(ctx: BlockContext, node: ast.expr | None) -> Shape | None:
+    if not isinstance(node, (ast.Tuple, ast.List)) or any(
+        isinstance(e, ast.Starred) for e in node.elts
+    ):
+        return None
+    dims: list[int | None] = []
+    for element in node.elts:
+        if isinstance(element, ast.Constant) and element.value is None:
+            dims.append(None)
+            continue
+        found = ctx.value(element)
+        constants = [x.const for x in found if x.kind == "int"]
+        dims.append(constants[0] if len(constants) == 1 and len(found) == 1 else None)  # type: ignore[arg-type]
+    return tuple(dims)
+
+
+def _kw(call: ast.Call, name: str) -> ast.expr | None:
+    return next((kw.value for kw in call.keywords if kw.arg == name), None)
+
+
+def _int(ctx: BlockContext, node: ast.expr | None) -> int | None:
+    if node is None:
+        return None
+    found = ctx.value(node)
+    if len(found) == 1:
+        (value,) = found
+        if value.kind == "int" and isinstance(value.const, int):
+            return value.const
+    return None
+
+
+def _flag(node: ast.expr | None) -> bool | None:
+    if node is None:
+        return False
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def _text(shape: Shape) -> str:
+    parts = ["None", *("?" if d is None else str(d) for d in shape)]
+    return f"({', '.join(parts)})" if len(parts) > 1 else "(None,)"
+
+
+@detector("TFL818")
+def input_rank(ctx: BlockContext) -> None:
+    seen: set[ast.Call] = set()
+    for call in ctx.index.nodes(ast.Call):
+        if ctx.call_name(call) in ("keras.Sequential", "keras.models.Sequential"):
+            layers = call.args[0] if call.args else _kw(call, "layers")
+            if isinstance(layers, (ast.List, ast.Tuple)):
+                _walk(ctx, layers.elts, seen)
+    for call in ctx.index.nodes(ast.Call):
+        if call in seen:
+            continue
+        layer = _layer(ctx, call)
+        if layer is None:
+            continue
+        shape = _literal_shape(ctx, _kw(call, "input_shape"))
+        if shape is not None:
+            _check(ctx, call, layer, shape, None)
+
+
+def _walk(ctx: BlockContext, elements: list[ast.expr], seen: set[ast.Call]) -> None:
+    shape: Shape | None = None
+    before: str | None = None
+    for index, element in enumerate(elements):
+        if not isinstance(element, ast.Call):
+            return
+        name = ctx.call_name(element)
+        if name in _INPUTS:
+            if index:
+                return
+            shape = _literal_shape(ctx, element.args[0] if element.args else _kw(element, "shape"))
+            before = "Input"
+            continue
+        layer = _layer(ctx, element)
+        if layer is None:
+            return
+        if layer == "InputLayer":
+            if index:
+                return
+            given = _kw(element, "shape") or _kw(element, "input_shape")
+            shape = _literal_shape(ctx, given)
+            before = "Input"
+            continue
+        seen.add(element)
+        if index == 0 or shape is None:
+            own = _literal_shape(ctx, _kw(element, "input_shape"))
+            if index == 0 and own is not None:
+                shape = own
+                before = "Input"
+            elif index == 0 and _int(ctx, _kw(element, "input_dim")) is not None:
+                shape = (_int(ctx, _kw(element, "input_dim")),)
+                before = "Input"
+        if shape is None:
+            return
+        if not _check(ctx, element, layer, shape, before):
+            return
+        shape = _output(ctx, element, layer, shape)
+        before = layer
+        if shape is None:
+            return
+
+
+def _check(ctx: BlockContext, call: ast.Call, layer: str, shape: Shape, before: str | None) -> bool:
+    """Report a wrong rank; True when the walk may go on."""
+    rank = len(shape) + 1
+    inner = layer
+    if layer == "Bidirectional" and call.args and isinstance(call.args[0], ast.Call):
+        inner = _layer(ctx, call.args[0]) or layer
+    if inner in _RECURRENT:
+        needed, exact = 3, True
+    elif inner in _CONVOLUTIONS:
+        needed, exact = _CONVOLUTIONS[inner] + 2, False
+    else:
+        return True
+    if rank == needed or (not exact and rank > needed):
+        return True
+    ctx.report(
+        "TFL818",
+        call,
+        args={
+            "layer": inner if inner == layer else f"{layer}({inner})",
+            "expected": _EXPECTED.get(needed, f"rank {needed}"),
+            "found": rank,
+            "shape": _text(shape),
+            "needed": needed,
+            "hint": _hint(inner, shape, needed, before),
+        },
+    )
+    return False
+
+
+def _hint(layer: str, shape: Shape, needed: int, before: str | None) -> str:
+    if before in _RECURRENT and layer in _RECURRENT:
+        return f"set return_sequences=True on the {before} before it"
+    if len(shape) + 1 < needed:
+        axis = "a feature axis" if layer in _RECURRENT else "a channel axis"
+        example = _text((*shape, 1))[len("(None, ") : -1]
+        return f"add {axis}: input shape ({example}) and data reshaped to match"
+    return "reshape the input to the rank the layer expects (layers.Reshape)"
+
+
+def _output(ctx: BlockContext, call: ast.Call, layer: str, shape: Shape) -> Shape | None:
+    if layer in _SAME_SHAPE:
+        return shape
+    units = _int(ctx, call.args[0] if call.args else _kw(call, "units"))
+    if layer == "Dense":
+        return (*shape[:-1], units) if shape else None
+    if layer in _RECURRENT:
+        sequences = _flag(_kw(call, "return_sequences"))
+        if sequences is None:
+            return None
+        return (shape[0], units) if sequences else (units,)
+    if layer in _CONVOLUTIONS:
+        spatial = _CONVOLUTIONS[layer]
+        filters = _int(ctx, call.args[0] if call.args else _kw(call, "filters"))
+        return (*shape[: -spatial - 1], *(None,) * spatial, filters)
+    if layer == "Flatten":
+        known = [d for d in shape if d is not None]
+        return (math.prod(known),) if len(known) == len(shape) else (None,)
+    if layer.startswith(("GlobalAveragePooling", "GlobalMaxPooling")):
+        return (shape[-1],) if shape else None
+    if layer.startswith(("MaxPooling", "AveragePooling", "MaxPool", "AvgPool")) and shape:
+        return (*(None,) * (len(shape) - 1), shape[-1])
+    if layer == "Bidirectional" and call.args and isinstance(call.args[0], ast.Call):
+        inner = _layer(ctx, call.args[0])
+        if inner in _RECURRENT:
+            found = _output(ctx, call.args[0], inner, shape)
+            return (*found[:-1], None) if found else None
+        return None
+    if layer == "Embedding":
+        dim = _int(ctx, call.args[1] if len(call.args) > 1 else _kw(call, "output_dim"))
+        return (*shape, dim)
+    if layer == "Reshape":
+        target = call.args[0] if call.args else _kw(call, "target_shape")
+        return _literal_shape(ctx, target)
+    return None
