@@ -130,7 +130,9 @@ def origins(model: ModuleModel, term: Term, block: int, depth: int = 0) -> list[
         return out
     if term.tag == "entry":
         return _entry_origins(model, term.args[0], block, depth)
-    if term.tag in ("unknown", "cycle", "param", "global", "nothing", "self"):
+    if term.tag == "global":
+        return _global_origins(model, term.args[0], block, depth)
+    if term.tag in ("unknown", "cycle", "param", "nothing", "self"):
         return None
     return [(term, block)]
 
@@ -148,6 +150,17 @@ def _entry_origins(model: ModuleModel, name: str, block: int, depth: int) -> lis
         return found
     earlier = _entry_origins(model, name, k, depth + 1)
     return None if earlier is None else found + earlier
+
+
+def _global_origins(model: ModuleModel, name: str, block: int, depth: int) -> list[Origin] | None:
+    """A module name read by a function: followed when the module binds it once only (the
+    function may run before or after any other binding)."""
+    model.global_value(block, name)  # records the dependency
+    bindings = model._bindings.get(name)
+    if not bindings or len(bindings) != 1 or model._global_writes.get(name):
+        return None
+    k, term = bindings[0]
+    return origins(model, term, k, depth + 1)
 
 
 def origin_of(ctx: BlockContext, expr: ast.AST) -> list[Origin] | None:
