@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.block import CallSem
 from tflsp.analysis.semantic.model import ModuleModel, _last_before, qualname_of
 from tflsp.analysis.semantic.terms import Term
 
@@ -165,6 +166,18 @@ def _global_origins(model: ModuleModel, name: str, block: int, depth: int) -> li
 
 def origin_of(ctx: BlockContext, expr: ast.AST) -> list[Origin] | None:
     return origins(ctx.model, ctx.semantics.terms.expr(expr), ctx.ordinal)
+
+
+def module_calls(model: ModuleModel, method: str) -> Iterator[tuple[int, CallSem]]:
+    """The module's ``<receiver>.method(...)`` calls, every block's (each block looked at is
+    recorded as read: a call added or changed there re-checks the asking block)."""
+    touched: set[int] = set()
+    for k, call in model.calls():
+        if k not in touched:
+            touched.add(k)
+            model.evaluator.touch(k)
+        if call.func.tag == "attr" and call.func.args[1] == method:
+            yield k, call
 
 
 def call_parts(term: Term) -> tuple[Term, tuple[Term, ...], dict[str, Term]] | None:

@@ -18,18 +18,18 @@ import ast
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.fit_calls import (
+    PARAMETERS,
     Origin,
-    TrainingCall,
     call_parts,
-    is_given,
     layer_calls,
-    origin_of,
+    module_calls,
     origins,
+    term_is_none,
     term_qualname,
-    training_calls,
 )
 from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.block import CallSem
 from tflsp.analysis.semantic.model import ModuleModel
 from tflsp.analysis.semantic.terms import Term
 
@@ -39,6 +39,7 @@ _MONITORING = {
     "keras.callbacks.ReduceLROnPlateau": 0,
     "keras.callbacks.ModelCheckpoint": 1,
 }
+_CLASS_NAMES = frozenset(name.rpartition(".")[2] for name in _MONITORING)
 _SAVE_BEST_POSITION = 3  # ModelCheckpoint(filepath, monitor, verbose, save_best_only, ...)
 # Metric strings logged under their own spelling on Keras 3 and Keras 2 alike.
 _STRING_METRICS = frozenset(
@@ -63,55 +64,76 @@ _STRING_METRICS = frozenset(
 
 @detector("TFL811")
 def monitored_names(ctx: BlockContext) -> None:
-    for fit in training_calls(ctx):
-        if fit.method != "fit" or not fit.complete:
-            continue
-        given = fit.arg("callbacks")
-        if given is None:
-            continue
-        callbacks = _callbacks(ctx, given)
-        if not callbacks:
-            continue
-        validation = _has_validation(ctx, fit)
-        logged = _logged(ctx, fit, validation)
-        for kind, monitor, term, block in callbacks:
-            _check(ctx, fit, given, kind, monitor, (term, block), validation, logged)
-
-
-def _callbacks(ctx: BlockContext, given: ast.expr) -> list[tuple[str, str, Term, int]]:
-    """(callback class, monitored name, constructor term, block) of the monitoring ones."""
+    """From each monitoring callback built in this block to the fit() calls it is given to."""
     model = ctx.model
-    found = origin_of(ctx, given)
+    terms = ctx.semantics.terms
+    for call in ctx.index.nodes(ast.Call):
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else None
+        name = call.func.id if isinstance(call.func, ast.Name) else name
+        if name not in _CLASS_NAMES:
+            continue
+        made = (terms.expr(call), ctx.ordinal)
+        found = _monitoring(model, *made)
+        if found is None:
+            continue
+        kind, monitor = found
+        for k, fit in module_calls(model, "fit"):
+            if made not in _callbacks_of(model, fit, k):
+                continue
+            validation = _has_validation(fit)
+            logged = _logged(model, fit, k, validation)
+            _check(ctx, call, kind, monitor, validation, logged)
+
+
+def _monitoring(model: ModuleModel, term: Term, k: int) -> tuple[str, str] | None:
+    """(callback class, monitored name) of a monitoring callback's constructor call."""
+    parts = call_parts(term)
+    if parts is None:
+        return None
+    func, args, kwargs = parts
+    kind = term_qualname(model, func, k)
+    if kind not in _MONITORING:
+        return None
+    if kind.endswith("ModelCheckpoint"):
+        best = kwargs.get("save_best_only")
+        if best is None and len(args) > _SAVE_BEST_POSITION:
+            best = args[_SAVE_BEST_POSITION]
+        if best is None or _constant(model, best, k) is not True:
+            return None  # saves every epoch: the monitored name is not used
+    position = _MONITORING[kind]
+    if any(a.tag == "star" for a in args[: position + 1]):
+        return None
+    monitor_term = kwargs.get("monitor", args[position] if len(args) > position else None)
+    monitor = "val_loss" if monitor_term is None else _constant(model, monitor_term, k)
+    return (kind.rpartition(".")[2], monitor) if isinstance(monitor, str) else None
+
+
+def _callbacks_of(model: ModuleModel, fit: CallSem, k: int) -> list[Origin]:
+    given = _argument(fit, "callbacks")
+    if given is None or not v.all_of(
+        model.value(fit.func.args[0], k), lambda x: x.kind == v.INSTANCE and x.base == v.MODEL
+    ):
+        return []
+    found = origins(model, given, k)
     if found is None or len(found) != 1 or found[0][0].tag not in ("list", "tuple"):
         return []
     listed, block = found[0]
-    out: list[tuple[str, str, Term, int]] = []
+    out: list[Origin] = []
     for item in listed.args[0]:
         made = origins(model, item, block)
-        if made is None or len(made) != 1:
-            continue
-        term, k = made[0]
-        parts = call_parts(term)
-        if parts is None:
-            continue
-        func, args, kwargs = parts
-        kind = term_qualname(model, func, k)
-        if kind not in _MONITORING:
-            continue
-        if kind.endswith("ModelCheckpoint"):
-            best = kwargs.get("save_best_only")
-            if best is None and len(args) > _SAVE_BEST_POSITION:
-                best = args[_SAVE_BEST_POSITION]
-            if best is None or _constant(model, best, k) is not True:
-                continue  # saves every epoch: the monitored name is not used
-        position = _MONITORING[kind]
-        if any(a.tag == "star" for a in args[: position + 1]):
-            continue
-        monitor_term = kwargs.get("monitor", args[position] if len(args) > position else None)
-        monitor = "val_loss" if monitor_term is None else _constant(model, monitor_term, k)
-        if isinstance(monitor, str):
-            out.append((kind.rpartition(".")[2], monitor, term, k))
+        if made is not None:
+            out.extend(made)
     return out
+
+
+def _argument(fit: CallSem, name: str) -> Term | None:
+    for key, value in fit.kwargs:
+        if key == name:
+            return value
+    position = PARAMETERS["fit"].index(name)
+    if position < len(fit.args) and not any(a.tag == "star" for a in fit.args[: position + 1]):
+        return fit.args[position]
+    return None
 
 
 def _constant(model: ModuleModel, term: Term, block: int) -> object:
@@ -121,23 +143,25 @@ def _constant(model: ModuleModel, term: Term, block: int) -> object:
     return next(iter(found))
 
 
-def _has_validation(ctx: BlockContext, fit: TrainingCall) -> bool | None:
-    if is_given(ctx, fit.arg("validation_data")):
+def _has_validation(fit: CallSem) -> bool | None:
+    if any(key is None for key, _ in fit.kwargs) or any(a.tag == "star" for a in fit.args):
+        return None  # **kwargs / *args may carry validation data
+    data = _argument(fit, "validation_data")
+    if data is not None and not term_is_none(data):
         return True
-    split = fit.arg("validation_split")
+    split = _argument(fit, "validation_split")
     if split is None:
         return False
-    if isinstance(split, ast.Constant):
-        return split.value not in (0, 0.0, None)
+    if split.tag == "const":
+        return split.args[0] not in (0, 0.0, None)
     return None
 
 
-def _logged(ctx: BlockContext, fit: TrainingCall, validation: bool | None) -> set[str] | None:
+def _logged(model: ModuleModel, fit: CallSem, k: int, validation: bool | None) -> set[str] | None:
     """Every name this fit() call logs, when the code shows them all."""
     if validation is None:
         return None
-    model = ctx.model
-    receiver = origin_of(ctx, fit.receiver)
+    receiver = origins(model, fit.func.args[0], k)
     if receiver is None or len(receiver) != 1 or layer_calls(model, *receiver[0]) is None:
         return None
     metrics = _compiled_metrics(model, receiver[0])
@@ -150,13 +174,9 @@ def _logged(ctx: BlockContext, fit: TrainingCall, validation: bool | None) -> se
 def _compiled_metrics(model: ModuleModel, receiver: Origin) -> set[str] | None:
     found: set[str] | None = None
     compiled = 0
-    for k, call in model.calls():
-        func = call.func
-        if func.tag != "attr" or func.args[1] != "compile":
+    for k, call in module_calls(model, "compile"):
+        if origins(model, call.func.args[0], k) != [receiver]:
             continue
-        if origins(model, func.args[0], k) != [receiver]:
-            continue
-        model.evaluator.touch(k)
         compiled += 1
         kwargs = dict(call.kwargs)
         if None in kwargs:
@@ -202,11 +222,9 @@ def _metric_names(model: ModuleModel, term: Term | None, block: int) -> set[str]
 
 def _check(
     ctx: BlockContext,
-    fit: TrainingCall,
-    given: ast.expr,
+    call: ast.Call,
     kind: str,
     monitor: str,
-    made: Origin,
     validation: bool | None,
     logged: set[str] | None,
 ) -> None:
@@ -224,16 +242,16 @@ def _check(
         logged_text = "names without the val_ prefix (this fit() gets no validation data)"
     close = _suggestion(monitor, set(choices), validation)
     args = {"callback": kind, "monitor": monitor, "logged": logged_text}
-    node = _report_node(ctx, fit, given, made)
-    if close is not None:
-        fix = None
-        if isinstance(node, ast.keyword) and isinstance(node.value, ast.Constant):
-            quote = ctx.source(node.value)[:1] if ctx.source(node.value)[:1] in "'\"" else '"'
-            text = f"{quote}{close}{quote}"
-            fix = ctx.fix(ctx.replace(node.value, text), safe=False, suggestion=close)
-        ctx.report("TFL811", node, args={**args, "suggestion": close}, fix=fix)
-    else:
+    node: ast.AST = next((kw for kw in call.keywords if kw.arg == "monitor"), call)
+    if close is None:
         ctx.report("TFL811", node, message="unknown_name", args=args)
+        return
+    fix = None
+    if isinstance(node, ast.keyword) and isinstance(node.value, ast.Constant):
+        quote = ctx.source(node.value)[:1] if ctx.source(node.value)[:1] in "'\"" else '"'
+        text = f"{quote}{close}{quote}"
+        fix = ctx.fix(ctx.replace(node.value, text), safe=False, suggestion=close)
+    ctx.report("TFL811", node, args={**args, "suggestion": close}, fix=fix)
 
 
 _ALIASES = {"acc": "accuracy", "accuracy": "acc"}
@@ -250,16 +268,3 @@ def _suggestion(monitor: str, logged: set[str], validation: bool | None) -> str 
     if prefix and validation is False and (base in logged or base == "loss"):
         return base
     return None
-
-
-def _report_node(ctx: BlockContext, fit: TrainingCall, given: ast.expr, made: Origin) -> ast.AST:
-    """The monitor argument when the callback is built in this block, else the fit() call's
-    callbacks argument."""
-    term, block = made
-    if block == ctx.ordinal:
-        terms = ctx.semantics.terms
-        for call in ctx.index.nodes(ast.Call):
-            if terms.expr(call) == term:
-                keyword = next((kw for kw in call.keywords if kw.arg == "monitor"), None)
-                return keyword or call
-    return fit.node_of("callbacks") or given

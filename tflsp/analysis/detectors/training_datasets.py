@@ -19,6 +19,7 @@ from tflsp.analysis.fit_calls import (
     TrainingCall,
     int_constant,
     is_given,
+    module_calls,
     origin_of,
     origins,
     pipeline,
@@ -149,17 +150,14 @@ def _discarded_statements(ctx: BlockContext) -> list[tuple[ast.Call, ast.Name, s
 
 def _training_method_on(ctx: BlockContext, found: frozenset[Origin]) -> str | None:
     model = ctx.model
-    for block, call in model.calls():
-        func = call.func
-        if func.tag != "attr" or func.args[1] not in PARAMETERS:
-            continue
-        x = call.args[0] if call.args else dict(call.kwargs).get("x")
-        if x is None or (call.args and call.args[0].tag == "star"):
-            continue
-        given = origins(model, x, block)
-        if given is not None and frozenset(given) == found:
-            model.evaluator.touch(block)
-            return str(func.args[1])
+    for method in PARAMETERS:
+        for block, call in module_calls(model, method):
+            x = call.args[0] if call.args else dict(call.kwargs).get("x")
+            if x is None or x.tag == "star":
+                continue
+            given = origins(model, x, block)
+            if given is not None and frozenset(given) == found:
+                return method
     return None
 
 

@@ -13,7 +13,7 @@ import ast
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import Edit
-from tflsp.analysis.fit_calls import layer_calls, origins, term_qualname
+from tflsp.analysis.fit_calls import layer_calls, module_calls, origins, term_qualname
 from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic.model import ModuleModel
 from tflsp.analysis.semantic.terms import Term
@@ -95,14 +95,9 @@ def _mode_layers(model: ModuleModel, term: Term, block: int) -> set[str]:
         return set()
     names = {name.rpartition(".")[2] for name, _, _ in layers}
     # Layers added one by one to the same model, anywhere in the module.
-    for k, call in model.calls():
-        func = call.func
-        if func.tag != "attr" or func.args[1] != "add" or len(call.args) != 1:
+    for k, call in module_calls(model, "add"):
+        if len(call.args) != 1 or origins(model, call.func.args[0], k) != [(term, block)]:
             continue
-        receiver = origins(model, func.args[0], k)
-        if receiver != [(term, block)]:
-            continue
-        model.evaluator.touch(k)
         added = origins(model, call.args[0], k)
         if added is None or len(added) != 1 or added[0][0].tag != "call":
             return set()  # a layer we cannot see: it might set its own training mode
