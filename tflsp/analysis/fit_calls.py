@@ -86,7 +86,7 @@ def training_calls(ctx: BlockContext) -> list[TrainingCall]:
         func = call.func
         if not isinstance(func, ast.Attribute) or func.attr not in PARAMETERS:
             continue
-        if not ctx.is_instance_of(func.value, "model"):
+        if not ctx.is_instance_of(func.value, "model") and not _compiled_here(ctx, func.value):
             continue
         complete = not any(isinstance(a, ast.Starred) for a in call.args) and all(
             kw.arg is not None for kw in call.keywords
@@ -94,6 +94,25 @@ def training_calls(ctx: BlockContext) -> list[TrainingCall]:
         found.append(TrainingCall(call, func.attr, func.value, complete))
     ctx.memo["fit_calls.training"] = found
     return found
+
+
+def _compiled_here(ctx: BlockContext, receiver: ast.expr) -> bool:
+    """An object the model cannot name (a parameter, a helper's result) that this block compiles
+    with a loss or an optimizer: Keras's ``compile`` is what makes it a model here."""
+    if not v.is_unknown(ctx.value(receiver)):
+        return False
+    compiled: set[Term] | None = ctx.memo.get("fit_calls.compiled")
+    if compiled is None:
+        terms = ctx.semantics.terms
+        compiled = ctx.memo["fit_calls.compiled"] = {
+            terms.expr(call.func.value)
+            for call in ctx.index.nodes(ast.Call)
+            if isinstance(call.func, ast.Attribute)
+            and call.func.attr == "compile"
+            and any(kw.arg in ("loss", "optimizer") for kw in call.keywords)
+        }
+    term = ctx.semantics.terms.expr(receiver)
+    return term.tag != "unknown" and term in compiled
 
 
 def is_given(ctx: BlockContext, expr: ast.expr | None) -> bool:

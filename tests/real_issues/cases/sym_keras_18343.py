@@ -7,7 +7,7 @@
 # kind = "batch_size given to fit() with a dataset"
 # mistake = "The dataset is built from slices and never batched; the batch size is given to fit() instead, where Keras ignores it for datasets, so every single sample reaches the model as a batch."
 # runtime = "raises"
-# expected = ["TFL816", "TFL820"]
+# expected = ["TFL820"]
 # ///
 import tensorflow as tf
 

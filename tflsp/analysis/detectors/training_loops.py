@@ -15,7 +15,8 @@ from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import Edit
 from tflsp.analysis.fit_calls import layer_calls, module_calls, origins, term_qualname
 from tflsp.analysis.registry import detector
-from tflsp.analysis.semantic.model import ModuleModel
+from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.terms import Term
 
 _MODE_LAYERS = {
@@ -68,10 +69,12 @@ def _check_call(ctx: BlockContext, call: ast.Call) -> None:
         return
     if not ctx.is_instance_of(call.func, "model"):
         return
-    found = origins(ctx.model, ctx.semantics.terms.expr(call.func), ctx.ordinal)
-    if found is None or len(found) != 1:
-        return
-    kinds = _mode_layers(ctx.model, *found[0])
+    kinds = _subclass_layers(ctx.model, ctx.value(call.func))
+    if kinds is None:
+        found = origins(ctx.model, ctx.semantics.terms.expr(call.func), ctx.ordinal)
+        if found is None or len(found) != 1:
+            return
+        kinds = _mode_layers(ctx.model, *found[0])
     if not kinds:
         return
     names = sorted(kinds)
@@ -87,6 +90,32 @@ def _check_call(ctx: BlockContext, call: ast.Call) -> None:
         },
         fix=ctx.fix(_training_edit(ctx, call), safe=False),
     )
+
+
+def _subclass_layers(model: ModuleModel, values: v.Values) -> set[str] | None:
+    """Mode-dependent layers a model subclass of this module builds in its methods (through its
+    local bases too); None when the value is not such a subclass."""
+    gids = {x.local_id for x in values if x.kind == v.INSTANCE and x.is_local}
+    if len(gids) != 1 or len(values) != 1:
+        return None
+    found: set[str] = set()
+    for gid in model.mro(gids.pop()):
+        entry = model.classes.get(gid)
+        if entry is None:
+            continue
+        model.evaluator.touch(entry.block)
+        prefix = entry.facts.local_id + "."
+        for call in model.blocks[entry.block].calls:
+            if call.scope is None or not call.scope.startswith(prefix):
+                continue
+            if any(key == "training" and t.tag == "const" for key, t in call.kwargs):
+                return None  # the class fixes its layers' mode itself
+            name = qualname_of(model.value(call.func, entry.block))
+            if name is not None and name.startswith("keras.layers."):
+                last = name.rpartition(".")[2]
+                if last in _MODE_LAYERS:
+                    found.add(last)
+    return found
 
 
 def _mode_layers(model: ModuleModel, term: Term, block: int) -> set[str]:
