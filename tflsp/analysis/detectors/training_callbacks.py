@@ -5,11 +5,12 @@ The names fit() logs are ``loss`` and the compiled metrics, plus their ``val_`` 
 gets validation data.  Two cases are certain from the code:
 
 - a ``val_*`` name while this fit() call has no validation_data/validation_split;
-- any name not among the logged ones, when the model is a visible ``Sequential`` (one output:
-  no per-output prefixes) compiled once with metrics given as known strings or named metrics.
+- any name not among the logged ones, when the model visibly has one output (a Sequential,
+  an application, ``Model(inputs, one_tensor)``: no per-output prefixes) compiled once with
+  metrics given as known strings or named metrics.
 
 Callbacks, the model and its compile() call are followed through the semantic model's terms;
-anything else (a metric object without a name, a functional model) keeps the detector silent.
+anything else (a metric object without a name, several outputs) keeps the detector silent.
 """
 
 from __future__ import annotations
@@ -162,13 +163,35 @@ def _logged(model: ModuleModel, fit: CallSem, k: int, validation: bool | None) -
     if validation is None:
         return None
     receiver = origins(model, fit.func.args[0], k)
-    if receiver is None or len(receiver) != 1 or layer_calls(model, *receiver[0]) is None:
+    if receiver is None or len(receiver) != 1 or not _single_output(model, *receiver[0]):
         return None
     metrics = _compiled_metrics(model, receiver[0])
     if metrics is None:
         return None
     names = {"loss", *metrics}
     return names | {f"val_{n}" for n in names} if validation else names
+
+
+def _single_output(model: ModuleModel, term: Term, block: int) -> bool:
+    """A model with one output, whose metrics are logged under their own names: a Sequential,
+    a keras.applications model, or Model(inputs, outputs) with one symbolic tensor out."""
+    if layer_calls(model, term, block) is not None:
+        return True
+    parts = call_parts(term)
+    if parts is None:
+        return False
+    func, args, kwargs = parts
+    name = term_qualname(model, func, block)
+    if name is None:
+        return False
+    if name.startswith("keras.applications."):
+        return True
+    if name not in ("keras.Model", "keras.models.Model"):
+        return False
+    outputs = kwargs.get("outputs", args[1] if len(args) > 1 else None)
+    return outputs is not None and v.all_of(
+        model.value(outputs, block), lambda x: x.kind == v.KERAS_TENSOR
+    )
 
 
 def _compiled_metrics(model: ModuleModel, receiver: Origin) -> set[str] | None:
