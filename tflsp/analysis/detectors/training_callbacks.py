@@ -69,9 +69,13 @@ def monitored_names(ctx: BlockContext) -> None:
     model = ctx.model
     terms = ctx.semantics.terms
     for call in ctx.index.nodes(ast.Call):
-        name = call.func.attr if isinstance(call.func, ast.Attribute) else None
-        name = call.func.id if isinstance(call.func, ast.Name) else name
-        if name not in _CLASS_NAMES:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr not in _CLASS_NAMES:
+            continue
+        if (
+            not isinstance(func, (ast.Name, ast.Attribute))
+            or ctx.call_name(call) not in _MONITORING
+        ):
             continue
         made = (terms.expr(call), ctx.ordinal)
         found = _monitoring(model, *made)
@@ -111,8 +115,12 @@ def _monitoring(model: ModuleModel, term: Term, k: int) -> tuple[str, str] | Non
 
 def _callbacks_of(model: ModuleModel, fit: CallSem, k: int) -> list[Origin]:
     given = _argument(fit, "callbacks")
-    if given is None or not v.all_of(
-        model.value(fit.func.args[0], k), lambda x: x.kind == v.INSTANCE and x.base == v.MODEL
+    if given is None:
+        return []
+    # A receiver handed Keras callbacks is a Keras model unless the model says it is not.
+    receiver = model.value(fit.func.args[0], k)
+    if not v.is_unknown(receiver) and not v.all_of(
+        receiver, lambda x: x.kind == v.INSTANCE and x.base == v.MODEL
     ):
         return []
     found = origins(model, given, k)
