@@ -260,8 +260,8 @@ def test_training_flag_on_sequential_add_and_subclass() -> None:
                 super().__init__()
                 self.drop = keras.layers.Dropout(0.5)
 
-            def call(self, x):
-                return self.drop(x)
+            def call(self, x, is_training=False):
+                return self.drop(x, training=is_training)
 
         net = Net()
 
@@ -276,7 +276,8 @@ def test_training_flag_on_sequential_add_and_subclass() -> None:
                     x,
                 )
                 f = net(x)
-            return a, b, c, d, e, f
+                g = net(x, is_training=True)
+            return a, b, c, d, e, f, g
     """
     assert found(source, "TFL814") == [24, 28, 31]
     assert "x, training=True,\n" in fixed(

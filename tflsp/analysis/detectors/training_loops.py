@@ -63,8 +63,8 @@ def _calls_in(body: list[ast.stmt]) -> list[ast.Call]:
 def _check_call(ctx: BlockContext, call: ast.Call) -> None:
     if len(call.args) != 1 or isinstance(call.args[0], ast.Starred):
         return  # no input, or training given by position
-    if any(kw.arg is None or kw.arg == "training" for kw in call.keywords):
-        return
+    if call.keywords:
+        return  # training=, or a subclass's own switch (``is_training=True``)
     if not isinstance(call.func, (ast.Name, ast.Attribute)):
         return
     if not ctx.is_instance_of(call.func, "model"):
