@@ -113,19 +113,22 @@ def _text(shape: Shape) -> str:
 @detector("TFL818")
 def input_rank(ctx: BlockContext) -> None:
     seen: set[ast.Call] = set()
+    # Cheap syntactic filters first (a literal list argument, an input_shape keyword): name
+    # resolution is the costly part, and most calls have neither.
     for call in ctx.index.nodes(ast.Call):
-        if ctx.call_name(call) in ("keras.Sequential", "keras.models.Sequential"):
-            layers = call.args[0] if call.args else _kw(call, "layers")
-            if isinstance(layers, (ast.List, ast.Tuple)):
-                _walk(ctx, layers.elts, seen)
+        layers = call.args[0] if call.args else _kw(call, "layers")
+        if isinstance(layers, (ast.List, ast.Tuple)) and ctx.call_name(call) in (
+            "keras.Sequential",
+            "keras.models.Sequential",
+        ):
+            _walk(ctx, layers.elts, seen)
     for call in ctx.index.nodes(ast.Call):
-        if call in seen:
+        given = _kw(call, "input_shape")
+        if given is None or call in seen:
             continue
         layer = _layer(ctx, call)
-        if layer is None:
-            continue
-        shape = _literal_shape(ctx, _kw(call, "input_shape"))
-        if shape is not None:
+        shape = _literal_shape(ctx, given)
+        if layer is not None and shape is not None:
             _check(ctx, call, layer, shape, None)
 
 
