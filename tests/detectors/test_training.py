@@ -326,6 +326,27 @@ def test_input_rank_from_literal_shapes() -> None:
     assert "(28, 28, 1)" in hints[6]
 
 
+def test_input_rank_in_the_functional_api() -> None:
+    source = """
+        from tensorflow.keras import layers
+        from tensorflow.keras.layers import LSTM, Input, Dense, Conv1D
+
+        seq = Input((10,))
+        a = LSTM(8)(seq)
+        b = layers.Bidirectional(LSTM(8))(Input(shape=(10, 3)))
+        d = LSTM(4, return_sequences=True)(Input((10, 3)))
+        e = LSTM(4)(d)
+        conv = Conv1D(8, 3)
+        f = conv(seq)
+        g = Conv1D(8, 3)(Input((None, 4)))
+        h = layers.Conv2D(4, 3)(Input(shape=(28, 28)))
+        i = LSTM(3)(Input(shape=shape))
+        j = LSTM(3)(Dense(4)(seq))
+        k = LSTM(3)(layers.Conv2D(4, 3)(Input((5, 4, 850))))
+    """
+    assert found(source, "TFL818") == [6, 11, 13, 15, 16]
+
+
 # -- TFL819 validation-split-on-ordered-data -------------------------------------------------
 ORDERED = """
     import numpy as np

@@ -13,7 +13,10 @@ import ast
 import math
 
 from tflsp.analysis.context import BlockContext
+from tflsp.analysis.fit_calls import call_parts, origins, term_int, term_qualname
 from tflsp.analysis.registry import detector
+from tflsp.analysis.semantic.model import ModuleModel
+from tflsp.analysis.semantic.terms import Term
 
 Shape = tuple[int | None, ...]  # without the batch axis
 
@@ -130,6 +133,132 @@ def input_rank(ctx: BlockContext) -> None:
         shape = _literal_shape(ctx, given)
         if layer is not None and shape is not None:
             _check(ctx, call, layer, shape, None)
+    _functional(ctx)
+
+
+# -- the functional API: ``LSTM(8)(inputs)`` with ``inputs = Input(literal shape)`` ----------
+def _functional(ctx: BlockContext) -> None:
+    model = ctx.model
+    terms = ctx.semantics.terms
+    for call in ctx.index.nodes(ast.Call):
+        # A layer applied to one tensor: ``LSTM(8)(x)`` or ``lstm(x)``.
+        if len(call.args) != 1 or not isinstance(call.func, (ast.Call, ast.Name)):
+            continue
+        if isinstance(call.func, ast.Call) and not isinstance(
+            call.func.func, (ast.Name, ast.Attribute)
+        ):
+            continue
+        if not ctx.is_instance_of(call.func, "layer"):
+            continue
+        layer = _term_layer(model, terms.expr(call.func), ctx.ordinal)
+        if layer is None:
+            continue
+        name, wrapped, _ = layer
+        if (wrapped or name) not in _RECURRENT and (wrapped or name) not in _CONVOLUTIONS:
+            continue
+        found = _term_shape(model, terms.expr(call.args[0]), ctx.ordinal, 0)
+        if found is not None:
+            shape, before = found
+            _check(ctx, call, name, shape, before, wrapped)
+
+
+LayerTerm = tuple[str, "str | None", tuple[tuple[Term, ...], dict[str, Term], int]]
+
+
+def _term_layer(model: ModuleModel, term: Term, block: int) -> LayerTerm | None:
+    """(layer class, the layer a Bidirectional wraps, its constructor's arguments)."""
+    found = origins(model, term, block)
+    if found is None or len(found) != 1:
+        return None
+    term, block = found[0]
+    parts = call_parts(term)
+    if parts is None:
+        return None
+    func, args, kwargs = parts
+    name = term_qualname(model, func, block)
+    if name is None or not name.startswith("keras.layers."):
+        return None
+    layer = name[len("keras.layers.") :]
+    wrapped = None
+    if layer == "Bidirectional" and args:
+        inner = _term_layer(model, args[0], block)
+        wrapped = inner[0] if inner is not None else None
+    return layer, wrapped, (args, kwargs, block)
+
+
+def _term_shape(model: ModuleModel, term: Term, block: int, depth: int) -> tuple[Shape, str] | None:
+    """The literal shape of a symbolic tensor (without the batch axis) and what made it."""
+    if depth > 12:
+        return None
+    found = origins(model, term, block)
+    if found is None or len(found) != 1:
+        return None
+    term, block = found[0]
+    parts = call_parts(term)
+    if parts is None:
+        return None
+    func, args, kwargs = parts
+    if term_qualname(model, func, block) in _INPUTS:
+        given = args[0] if args else kwargs.get("shape")
+        if given is None or given.tag not in ("tuple", "list"):
+            return None
+        dims = tuple(
+            None if d.tag == "const" and d.args[0] is None else term_int(model, d, block)
+            for d in given.args[0]
+        )
+        return dims, "Input"
+    if len(args) != 1:
+        return None
+    layer = _term_layer(model, func, block)
+    if layer is None:
+        return None
+    below = _term_shape(model, args[0], block, depth + 1)
+    if below is None:
+        return None
+    name, wrapped, (ctor_args, ctor_kwargs, ctor_block) = layer
+    shape = _term_output(model, name, ctor_args, ctor_kwargs, ctor_block, below[0])
+    return (shape, wrapped or name) if shape is not None else None
+
+
+def _term_output(
+    model: ModuleModel,
+    layer: str,
+    args: tuple[Term, ...],
+    kwargs: dict[str, Term],
+    block: int,
+    shape: Shape,
+) -> Shape | None:
+    """What ``_output`` says, for a layer known by its constructor's terms."""
+    if layer in _SAME_SHAPE:
+        return shape
+    first = args[0] if args else None
+    if layer == "Dense":
+        units_term = kwargs.get("units", first)
+        units = term_int(model, units_term, block) if units_term is not None else None
+        return (*shape[:-1], units) if shape else None
+    if layer in _RECURRENT:
+        flag = kwargs.get("return_sequences")
+        if flag is not None and not (flag.tag == "const" and isinstance(flag.args[0], bool)):
+            return None
+        if "return_state" in kwargs:
+            return None  # a list of tensors
+        units_term = kwargs.get("units", first)
+        units = term_int(model, units_term, block) if units_term is not None else None
+        sequences = flag is not None and flag.args[0] is True
+        return (shape[0], units) if sequences and shape else (units,)
+    if layer in _CONVOLUTIONS:
+        spatial = _CONVOLUTIONS[layer]
+        filters = kwargs.get("filters", first)
+        count = term_int(model, filters, block) if filters is not None else None
+        return (*shape[: -spatial - 1], *(None,) * spatial, count)
+    if layer.startswith(("MaxPooling", "AveragePooling", "MaxPool", "AvgPool")) and shape:
+        return (*(None,) * (len(shape) - 1), shape[-1])
+    if layer.startswith(("GlobalAveragePooling", "GlobalMaxPooling")) and shape:
+        return (shape[-1],)
+    if layer == "Flatten":
+        known = [d for d in shape if d is not None]
+        return (math.prod(known),) if len(known) == len(shape) else (None,)
+    return None
 
 
 def _walk(ctx: BlockContext, elements: list[ast.expr], seen: set[ast.Call]) -> None:
@@ -174,10 +303,17 @@ def _walk(ctx: BlockContext, elements: list[ast.expr], seen: set[ast.Call]) -> N
             return
 
 
-def _check(ctx: BlockContext, call: ast.Call, layer: str, shape: Shape, before: str | None) -> bool:
+def _check(
+    ctx: BlockContext,
+    call: ast.Call,
+    layer: str,
+    shape: Shape,
+    before: str | None,
+    wrapped: str | None = None,
+) -> bool:
     """Report a wrong rank; True when the walk may go on."""
     rank = len(shape) + 1
-    inner = layer
+    inner = wrapped or layer
     if layer == "Bidirectional" and call.args and isinstance(call.args[0], ast.Call):
         inner = _layer(ctx, call.args[0]) or layer
     if inner in _RECURRENT:
