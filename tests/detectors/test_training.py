@@ -196,6 +196,20 @@ def test_receiver_must_be_a_model_or_compiled_here() -> None:
     assert found(source, "TFL817") == [8]
 
 
+def test_keras_tuner_search_takes_fit_arguments() -> None:
+    source = """
+        import keras_tuner as kt
+        import tensorflow as tf
+
+        def tune(build, index, frame, labels):
+            x_ds = tf.data.Dataset.from_tensor_slices(dict(frame)).batch(32)
+            tuner = kt.RandomSearch(build, objective="val_loss", max_trials=3)
+            tuner.search(x_ds, labels, epochs=5)
+            index.search(x_ds, labels)
+    """
+    assert found(source, "TFL817") == [8]
+
+
 def test_keras_utilities_batch_unless_told_not_to() -> None:
     source = """
         import keras

@@ -45,6 +45,9 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "evaluate": ("x", "y", "batch_size", "verbose", "sample_weight", "steps", "callbacks"),
     "predict": ("x", "batch_size", "verbose", "steps", "callbacks"),
 }
+# KerasTuner's ``tuner.search(...)`` hands its arguments to ``model.fit`` as they are.
+PARAMETERS["search"] = PARAMETERS["fit"]
+FITTING = frozenset({"fit", "search"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +89,10 @@ def training_calls(ctx: BlockContext) -> list[TrainingCall]:
         func = call.func
         if not isinstance(func, ast.Attribute) or func.attr not in PARAMETERS:
             continue
-        if not ctx.is_instance_of(func.value, "model") and not _compiled_here(ctx, func.value):
+        if func.attr == "search":
+            if not _is_tuner(ctx, func.value):
+                continue
+        elif not ctx.is_instance_of(func.value, "model") and not _compiled_here(ctx, func.value):
             continue
         complete = not any(isinstance(a, ast.Starred) for a in call.args) and all(
             kw.arg is not None for kw in call.keywords
@@ -94,6 +100,17 @@ def training_calls(ctx: BlockContext) -> list[TrainingCall]:
         found.append(TrainingCall(call, func.attr, func.value, complete))
     ctx.memo["fit_calls.training"] = found
     return found
+
+
+def _is_tuner(ctx: BlockContext, receiver: ast.expr) -> bool:
+    found = origin_of(ctx, receiver)
+    if found is None or len(found) != 1:
+        return False
+    parts = call_parts(found[0][0])
+    if parts is None:
+        return False
+    name = term_qualname(ctx.model, parts[0], found[0][1])
+    return name is not None and name.startswith("keras_tuner.")
 
 
 def _compiled_here(ctx: BlockContext, receiver: ast.expr) -> bool:

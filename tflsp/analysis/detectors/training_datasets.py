@@ -14,6 +14,7 @@ import ast
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import Edit
 from tflsp.analysis.fit_calls import (
+    FITTING,
     PARAMETERS,
     Origin,
     TrainingCall,
@@ -39,7 +40,7 @@ def training_datasets(ctx: BlockContext) -> None:
         info = pipeline(ctx, x)
         if info is None:
             continue
-        if fit.method == "fit":
+        if fit.method in FITTING:
             _validation_split(ctx, fit)
             _steps_beyond_data(ctx, fit, info.size, info.repeated)
         _batch_size(ctx, fit, info.batched)

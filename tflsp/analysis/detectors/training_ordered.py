@@ -14,6 +14,7 @@ import ast
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.fit_calls import (
+    FITTING,
     call_parts,
     is_given,
     origins,
@@ -47,7 +48,7 @@ def split_of_ordered_labels(ctx: BlockContext) -> None:
     if any(ctx.summary.has(name) for name in _SHUFFLES):
         return
     for fit in training_calls(ctx):
-        if fit.method != "fit":
+        if fit.method not in FITTING:
             continue
         split = fit.arg("validation_split")
         y = fit.arg("y")
