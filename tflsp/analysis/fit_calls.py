@@ -1,7 +1,9 @@
 """Training calls and what they are given: the view group B's detectors (TFL811-TFL820) share.
 
 - :func:`training_calls`: the block's ``fit``/``evaluate``/``predict`` calls on a value the
-  semantic model knows is a Keras model, with their arguments by name (positional ones too);
+  semantic model knows is a Keras model (or an unknown object this block compiles with a loss
+  or optimizer), and KerasTuner ``search`` calls, with their arguments by name (positional
+  ones too);
 - :func:`origins`: what an expression was built from, following module names across blocks
   (each module-level statement is its own block) through the semantic model's terms;
 - :func:`pipeline`: what is known about a tf.data dataset there: batched or not, an upper
@@ -53,7 +55,7 @@ FITTING = frozenset({"fit", "search"})
 @dataclass(frozen=True, slots=True)
 class TrainingCall:
     call: ast.Call
-    method: str  # fit | evaluate | predict
+    method: str  # fit | evaluate | predict | search (KerasTuner)
     receiver: ast.expr
     complete: bool  # no *args / **kwargs: an absent argument is really absent
 
