@@ -196,6 +196,31 @@ def test_receiver_must_be_a_model_or_compiled_here() -> None:
     assert found(source, "TFL817") == [8]
 
 
+def test_python_generators_take_no_targets_nor_validation_split() -> None:
+    source = """
+        import numpy as np
+        from tensorflow import keras
+
+        def batches(x):
+            while True:
+                yield x[:8], x[:8]
+
+        def not_a_generator(x):
+            return x
+
+        model = keras.Sequential([keras.layers.Dense(1)])
+        model.fit(batches(np.zeros(4)), np.zeros(4), steps_per_epoch=2, validation_split=0.2)
+        model.fit(not_a_generator(np.zeros(4)), np.zeros(4), validation_split=0.2)
+        model.fit((b for b in range(3)), batch_size=4)
+    """
+    result = [(d.line, d.code, d.args.get("source")) for d in analyze(source, CODES).diagnostics]
+    assert result == [
+        (13, "TFL817", "a Python generator"),
+        (13, "TFL813", "a Python generator"),
+        (15, "TFL816", "a Python generator"),
+    ]
+
+
 def test_keras_tuner_search_takes_fit_arguments() -> None:
     source = """
         import keras_tuner as kt

@@ -1,9 +1,10 @@
-"""Training calls given a tf.data dataset (TFL813, TFL815, TFL816, TFL817, TFL820).
+"""Training calls given a tf.data dataset or a Python generator (TFL813, TFL815-TFL817, TFL820).
 
 A dataset carries its own targets, batches and length, so the array-only arguments of
 fit/evaluate/predict either raise (validation_split, y) or are ignored (batch_size), and a
 dataset that is never batched or runs out before steps_per_epoch breaks training.  The
-receiver must be a Keras model and ``x`` a dataset by the semantic model; what is known of the
+receiver must be a Keras model and ``x`` a dataset by the semantic model (or what a generator
+function of the module returns); what is known of the
 dataset comes from :mod:`tflsp.analysis.fit_calls` (silent when unknown).
 """
 
@@ -16,8 +17,10 @@ from tflsp.analysis.diagnostics import Edit
 from tflsp.analysis.fit_calls import (
     FITTING,
     PARAMETERS,
+    UNKNOWN_PIPELINE,
     Origin,
     TrainingCall,
+    call_parts,
     int_constant,
     is_given,
     module_calls,
@@ -27,8 +30,10 @@ from tflsp.analysis.fit_calls import (
     training_calls,
 )
 from tflsp.analysis.registry import detector
+from tflsp.analysis.semantic import values as v
 
-_SOURCE = "a tf.data.Dataset"
+_DATASET = "a tf.data.Dataset"
+_GENERATOR = "a Python generator"
 
 
 @detector("TFL813", "TFL815", "TFL816", "TFL817", "TFL820")
@@ -38,26 +43,51 @@ def training_datasets(ctx: BlockContext) -> None:
         if x is None:
             continue
         info = pipeline(ctx, x)
+        source = _DATASET
         if info is None:
-            continue
+            if not _is_generator(ctx, x):
+                continue
+            info, source = UNKNOWN_PIPELINE, _GENERATOR
         if fit.method in FITTING:
-            _validation_split(ctx, fit)
+            _validation_split(ctx, fit, source)
             _steps_beyond_data(ctx, fit, info.size, info.repeated)
-        _batch_size(ctx, fit, info.batched)
-        _targets(ctx, fit)
+        _batch_size(ctx, fit, info.batched, source)
+        _targets(ctx, fit, source)
         if info.batched is False:
             _unbatched(ctx, fit, x)
 
 
+def _is_generator(ctx: BlockContext, x: ast.expr) -> bool:
+    """``x`` surely holds a Python generator: a generator expression, or what calling a
+    generator function of this module returns."""
+    found = origin_of(ctx, x)
+    if not found:
+        return False
+    model = ctx.model
+    for term, block in found:
+        if term.tag == "comp" and term.args[0] == "gen":
+            continue
+        parts = call_parts(term)
+        if parts is None:
+            return False
+        values = model.value(parts[0], block)
+        functions = [model.functions.get(f.local_id) for f in values if f.kind == v.FUNCTION]
+        if not functions or len(functions) != len(values):
+            return False
+        if not all(f is not None and f.facts.generator for f in functions):
+            return False
+    return True
+
+
 # -- TFL813 validation-split-on-dataset -----------------------------------------------------
-def _validation_split(ctx: BlockContext, fit: TrainingCall) -> None:
+def _validation_split(ctx: BlockContext, fit: TrainingCall, source: str) -> None:
     split = fit.arg("validation_split")
     if split is None or not is_given(ctx, split):
         return
     if isinstance(split, ast.Constant) and split.value in (0, 0.0):
         return  # the default: nothing is split
     node = fit.node_of("validation_split")
-    ctx.report("TFL813", node or split, args={"source": _SOURCE})
+    ctx.report("TFL813", node or split, args={"source": source})
 
 
 # -- TFL815 steps-per-epoch-exceeds-data ----------------------------------------------------
@@ -78,7 +108,7 @@ def _steps_beyond_data(
 
 
 # -- TFL816 batch-size-with-dataset ---------------------------------------------------------
-def _batch_size(ctx: BlockContext, fit: TrainingCall, batched: bool | None) -> None:
+def _batch_size(ctx: BlockContext, fit: TrainingCall, batched: bool | None, source: str) -> None:
     if batched is False:
         return  # TFL820 says what is wrong with an unbatched dataset
     keyword = next((kw for kw in fit.call.keywords if kw.arg == "batch_size"), None)
@@ -91,7 +121,7 @@ def _batch_size(ctx: BlockContext, fit: TrainingCall, batched: bool | None) -> N
         args={
             "method": fit.method,
             "batch_size": ctx.source(keyword.value),
-            "source": _SOURCE,
+            "source": source,
         },
         fix=fix,
     )
@@ -111,13 +141,13 @@ def _delete_keyword(ctx: BlockContext, call: ast.Call, keyword: ast.keyword) -> 
 
 
 # -- TFL817 y-with-dataset ------------------------------------------------------------------
-def _targets(ctx: BlockContext, fit: TrainingCall) -> None:
+def _targets(ctx: BlockContext, fit: TrainingCall, source: str) -> None:
     if fit.method == "predict":
         return
     y = fit.arg("y")
     if not is_given(ctx, y) or y is None:
         return
-    ctx.report("TFL817", fit.node_of("y") or y, args={"method": fit.method, "source": _SOURCE})
+    ctx.report("TFL817", fit.node_of("y") or y, args={"method": fit.method, "source": source})
 
 
 # -- TFL820 unbatched-dataset-to-fit --------------------------------------------------------
