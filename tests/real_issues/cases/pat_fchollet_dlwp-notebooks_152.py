@@ -7,6 +7,7 @@
 # kind = "steps_per_epoch larger than the data provides"
 # mistake = "With 2000 training images, batch_size=32 and steps_per_epoch=100 ask for 3200 images per epoch, so the iterator runs out and training stops."
 # runtime = "warns"
+# expected = ["TFL815"]
 # ///
 from tensorflow.keras.preprocessing.image import ImageDataGenerator
 

@@ -7,6 +7,7 @@
 # kind = "monitor='val_*' without validation data"
 # mistake = "EarlyStopping watches val_loss, but fit() gets neither validation_data nor validation_split, so early stopping never triggers."
 # runtime = "warns"
+# expected = ["TFL811"]
 # ///
 import tensorflow as tf
 

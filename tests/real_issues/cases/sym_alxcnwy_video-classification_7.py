@@ -7,6 +7,7 @@
 # kind = "callback monitors a metric name that is never logged"
 # mistake = "Both the checkpoint and the early-stopping callbacks monitor 'val_acc', a key that TF 2.x Keras no longer logs for metrics=['accuracy'], so no best model is ever saved."
 # runtime = "raises"
+# expected = ["TFL811"]
 # ///
 from tensorflow.keras.callbacks import EarlyStopping, ModelCheckpoint
 from tensorflow.keras.layers import LSTM, Dense, TimeDistributed

@@ -7,6 +7,7 @@
 # kind = "callback monitors a metric name that is never logged"
 # mistake = "EarlyStopping and ReduceLROnPlateau watch 'val_acc' while the model is compiled with metrics=['accuracy'], which is logged as 'val_accuracy'."
 # runtime = "raises"
+# expected = ["TFL811"]
 # note = "Keras 2.3 warned and never stopped; Keras 3.15 raises ValueError (cannot tell min or max) at the end of the first epoch."
 # ///
 from tensorflow import keras

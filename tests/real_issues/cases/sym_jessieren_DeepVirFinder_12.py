@@ -7,6 +7,7 @@
 # kind = "callback monitors a metric name that is never logged"
 # mistake = "The training script's early-stopping rule monitors 'val_acc' but the metric is requested as 'accuracy', so the logged key is 'val_accuracy'."
 # runtime = "raises"
+# expected = ["TFL811"]
 # ///
 import keras
 from keras.callbacks import EarlyStopping, ModelCheckpoint

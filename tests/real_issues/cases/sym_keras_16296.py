@@ -7,6 +7,7 @@
 # kind = "Normalization layer never adapted (and BatchNormalization called in inference mode)"
 # mistake = "A Normalization layer is applied without adapt() or mean/variance, so it is the identity; the BatchNormalization layer is called outside training and uses its initial moving statistics."
 # runtime = "silent"
+# expected = ["TFL812"]
 # ///
 import numpy as np
 import tensorflow as tf

@@ -7,6 +7,7 @@
 # kind = "callback monitors a metric name that is never logged"
 # mistake = "The metric is requested as 'acc' (logged as 'val_acc') while EarlyStopping and the history lookup use 'val_accuracy'."
 # runtime = "raises"
+# expected = ["TFL811"]
 # ///
 from keras.callbacks import EarlyStopping
 from keras.layers import LSTM, Bidirectional, Dense, Embedding

@@ -7,6 +7,7 @@
 # kind = "recurrent layer fed data of the wrong rank"
 # mistake = "The LSTM gets input_shape=x_train.shape[1:] from 2-D data, so it lacks the timestep axis; it is also written with Keras 1 arguments (output_dim, init, inner_init)."
 # runtime = "raises"
+# expected = ["TFL818"]
 # ///
 import numpy as np
 from keras.layers import LSTM

@@ -7,6 +7,7 @@
 # kind = "recurrent layer fed data of the wrong rank"
 # mistake = "A convolution-over-time block returns a 4-D tensor (batch, 64, 4, 850) and it goes straight into an LSTM, which needs (batch, time, features); a Reshape is missing."
 # runtime = "raises"
+# expected = ["TFL818"]
 # ///
 from tensorflow.keras.layers import LSTM, Conv2D, Input
 

@@ -7,6 +7,7 @@
 # kind = "Embedding fed one-hot vectors instead of integer ids"
 # mistake = "The text input is declared as one-hot (max_length, vocab_size) and then embedded, so the Embedding adds a fourth axis and the LSTM fails; an Embedding takes (max_length,) integer ids."
 # runtime = "raises"
+# expected = ["TFL818"]
 # ///
 from tensorflow.keras.layers import LSTM, Concatenate, Dense, Dropout, Embedding, Flatten, Input
 from tensorflow.keras.models import Model

@@ -1,0 +1,15 @@
+"""fit(dataset, y) raises: a dataset must carry its targets itself."""
+
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+rng = np.random.default_rng(0)
+x = rng.random((64, 4), dtype="float32")
+y = (x.sum(axis=1) > 2).astype("float32")
+features = tf.data.Dataset.from_tensor_slices(x).batch(16)
+
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1, activation="sigmoid")])
+model.compile(optimizer="adam", loss="binary_crossentropy")
+history = model.fit(features, y, epochs=2, verbose=0)  # [TFL817]
+print("epochs run:", len(history.history["loss"]))
