@@ -72,3 +72,26 @@ def shared_dir(*parts: str) -> Path:
             "(set TFLSP_SHARED to the folder that has corpus/ and research/)"
         )
     return folder
+
+
+def opens(url: str) -> bool:
+    """A ``file://`` link names a file that exists (what a browser or editor would open)."""
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(url)
+    return parsed.scheme == "file" and Path(unquote(parsed.path)).is_file()
+
+
+def docs_link(code: str, lang: str = "en") -> str:
+    """The link tflsp shows for a pattern with the default settings; it must open a page.
+
+    That page is the built HTML site when there is one (``$TFLSP_DOCS_DIR``, the checkout's
+    ``docs/_build/html``, or a wheel's copy), else the pattern's explanation file.
+    """
+    from tflsp.cli.links import docs_url
+
+    url = docs_url("", CATALOG, code, lang)
+    assert url is not None and opens(url), url
+    pattern = CATALOG[code]
+    assert pattern.slug in url or f"/{pattern.folder.name}/explanation." in url, url
+    return url

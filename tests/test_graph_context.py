@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from tests.helpers import analyze, lint
 
 
@@ -378,3 +380,112 @@ def test_named_function_mapped_over_a_dataset_made_in_another_block() -> None:
         rows = [1, 2]
         rows_out = rows.map(load) if hasattr(rows, "map") else rows
     """) == [4]
+
+
+# -- eager escapes and definitions (issue 13, real-code-findings M3/M5) ------------------------
+def test_body_of_a_py_function_decorated_function_runs_eagerly() -> None:
+    # The guide decorates a helper with tf.py_function and calls it from a tf.function: the
+    # helper's print runs on every call, the wrapper's only while tracing.
+    assert printed("""
+        import tensorflow as tf
+        @tf.py_function(Tout=tf.float32)
+        def add_in_python(a, b):
+            print("runs every call")
+            return a + b
+
+        @tf.function
+        def wrapper(a, b):
+            print("tracing")
+            return add_in_python(a, b)
+    """) == [10]
+
+
+def test_init_scope_lifts_code_out_of_the_graph() -> None:
+    assert printed("""
+        import tensorflow as tf
+        class Counter(tf.Module):
+            @tf.function
+            def __call__(self):
+                with tf.init_scope():
+                    print("eager, once per trace")
+                print("traced")
+    """) == [8]
+
+
+def test_compat_v2_import_keeps_tf_function() -> None:
+    assert printed("""
+        import tensorflow.compat.v2 as tf
+        @tf.function
+        def f(x):
+            print(x)
+    """) == [5]
+
+
+def test_redefined_function_is_judged_per_definition() -> None:
+    # A notebook first tries the step eagerly, then wraps a new definition in tf.function.
+    assert printed("""
+        import tensorflow as tf
+        def step(x):
+            print("eager", x)
+
+        step(1)
+
+        @tf.function
+        def step(x):
+            print("traced", x)
+    """) == [10]
+
+
+def test_keras_alias_assigned_from_tf_keras() -> None:
+    assert printed("""
+        import tensorflow as tf
+        keras = tf.keras
+        class L(keras.layers.Layer):
+            def call(self, x):
+                print(x)
+    """) == [6]
+
+
+def test_a_lambda_mapped_over_something_that_is_not_known_to_be_a_dataset() -> None:
+    # ``files`` comes from a parameter: nothing says it is a tf.data dataset.
+    assert (
+        printed("""
+        def pipeline(files):
+            return files.map(lambda f: print(f))
+    """)
+        == []
+    )
+
+
+def test_autograph_options_that_convert_print() -> None:
+    # A TF1-era guide asks AutoGraph to convert builtins: print() becomes tf.print().
+    assert printed("""
+        import tensorflow as tf
+        @tf.function(
+            experimental_autograph_options=tf.autograph.experimental.Feature.BUILTIN_FUNCTIONS)
+        def count(n):
+            print(n)
+        @tf.function
+        def plain(n):
+            print(n)
+    """) == [9]
+
+
+def test_a_model_only_stepped_by_hand_runs_eagerly() -> None:
+    # A migration guide calls train_step() itself, from Python, to compare logs with TF1.
+    source = """
+        import keras
+        class Net(keras.Model):
+            def call(self, x):
+                print("call")
+                return x
+            def train_step(self, data):
+                print("step")
+                return {}
+        net = Net()
+        for batch in range(3):
+            net.train_step(batch)
+    """
+    assert printed(source) == []
+    fitted = textwrap.dedent(source) + "net.fit(x, y)\n"
+    assert printed(fitted) == [5, 8]

@@ -19,14 +19,18 @@ from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE
 from tflsp.analysis.engine import LintConfig
 from tflsp.catalog import Catalog, load_catalog
 from tflsp.catalog.schema import SEVERITIES
+from tflsp.project import declares_tf_keras
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-DEFAULT_DOCS_URL = "https://tflsp.readthedocs.io/en/latest/"
+# No site is published yet: empty means the documentation installed with tflsp (file:// links,
+# see tflsp.cli.links).
+DEFAULT_DOCS_URL = ""
 DEFAULT_MAX_CHARS = 2_000_000
+DEFAULT_CACHE_DIR = ".tflsp_cache"
 DEFAULT_VERIFIER_TIMEOUT = 60
 DEFAULT_VERIFIER_MEMORY = 6 * 1024**3
 
@@ -84,11 +88,15 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "target-keras",
         '"auto" | "3" | "2"',
         "auto",
-        "Which Keras the code runs with. `auto` means Keras 2 when the file imports `tf_keras` "
-        "or `TF_USE_LEGACY_KERAS` is set in the environment, Keras 3 otherwise. Patterns that "
-        "apply to one version only are reported for that version.",
-        "コードが動く Keras。`auto` はファイルが `tf_keras` を import しているか環境変数 "
-        "`TF_USE_LEGACY_KERAS` が設定されていれば Keras 2、それ以外は Keras 3 とみなします。",
+        "Which Keras the code runs with. `auto` means Keras 2 when the file imports `tf_keras`, "
+        "`TF_USE_LEGACY_KERAS` is set in the environment, or the file's project declares a "
+        "dependency on `tf-keras` (pyproject.toml, setup.cfg, setup.py, requirements*.txt, or "
+        "an installed wheel's metadata), Keras 3 otherwise. Patterns that apply to one version "
+        "only are reported for that version.",
+        "コードが動く Keras。`auto` はファイルが `tf_keras` を import している、環境変数 "
+        "`TF_USE_LEGACY_KERAS` が設定されている、またはファイルのプロジェクトが `tf-keras` への"
+        "依存を宣言している（pyproject.toml、setup.cfg、setup.py、requirements*.txt、"
+        "インストール済み wheel のメタデータ）ときは Keras 2、それ以外は Keras 3 とみなします。",
         example='target-keras = "3"',
     ),
     SettingSpec(
@@ -111,8 +119,12 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "docs-base-url",
         "URL",
         DEFAULT_DOCS_URL,
-        "Where pattern pages live; diagnostics link to `<base>patterns/<CODE>-<name>.html`.",
-        "パターンのページの場所。診断は `<base>patterns/<CODE>-<name>.html` にリンクします。",
+        "Where pattern pages live; diagnostics link to `<base>patterns/<CODE>-<name>.html`. "
+        "Empty (the default): the HTML documentation installed with tflsp (`file://` links), "
+        "or the pattern's explanation file when the documentation is not built.",
+        "パターンのページの場所。診断は `<base>patterns/<CODE>-<name>.html` にリンクします。"
+        "空（既定）のときは tflsp と一緒にインストールされた HTML ドキュメント（`file://` のリンク）、"
+        "ドキュメントがビルドされていなければパターンの解説ファイルにリンクします。",
     ),
     SettingSpec(
         "max-file-size",
@@ -120,6 +132,20 @@ SETTINGS: tuple[SettingSpec, ...] = (
         DEFAULT_MAX_CHARS,
         "Files larger than this are skipped with a notice instead of analysed.",
         "これより大きいファイルは解析せず、その旨を通知します。",
+    ),
+    SettingSpec(
+        "cache-dir",
+        "path",
+        DEFAULT_CACHE_DIR,
+        "Where `tflsp check` keeps the findings of files it has checked, so that an unchanged "
+        "file is not analysed again (relative to the project root: the folder of the "
+        "`pyproject.toml`). `--no-cache` turns the cache off for one run; the environment "
+        "variable `TFLSP_CACHE_DIR` overrides this setting.",
+        "`tflsp check` が検査済みファイルの結果を保存する場所。変更のないファイルは再解析しません"
+        "（プロジェクトルート、つまり `pyproject.toml` のあるフォルダーからの相対パス）。"
+        "`--no-cache` でその回だけキャッシュを使いません。環境変数 `TFLSP_CACHE_DIR` はこの設定より優先されます。",
+        scope="cli",
+        example='cache-dir = "build/tflsp-cache"',
     ),
     SettingSpec(
         "fix-all",
@@ -233,6 +259,7 @@ class Settings:
     lang: str = "auto"
     docs_base_url: str = DEFAULT_DOCS_URL
     max_file_size: int = DEFAULT_MAX_CHARS
+    cache_dir: str = DEFAULT_CACHE_DIR
     fix_all: bool = True
     diagnostics_delay: int = 0
     verifier_python: str = ""
@@ -346,7 +373,9 @@ class Settings:
             enabled=self.enabled_codes(catalog, path),
             severity=self.severity,
             target_keras=self.target_keras,
-            legacy_env=legacy_keras_env(),
+            # Keras 2 when TF_USE_LEGACY_KERAS is set, or when the file's project depends on
+            # tf-keras (it then runs tf.keras as Keras 2; see tflsp.project).
+            legacy_env=legacy_keras_env() or declares_tf_keras(path),
             max_chars=self.max_file_size,
         )
 
@@ -436,8 +465,8 @@ def _coerce(key: str, value: Any) -> Any:
             raise SettingsError('lang must be "auto", "en" or "ja"')
         return value
     if key == "docs-base-url":
-        text = str(value)
-        return text if text.endswith("/") else text + "/"
+        text = str(value).strip()
+        return text if not text or text.endswith("/") else text + "/"
     if key == "max-file-size":
         try:
             return int(value)
@@ -459,6 +488,10 @@ def _coerce(key: str, value: Any) -> Any:
         return delay
     if key == "verifier-python":
         return str(value)
+    if key == "cache-dir":
+        if not isinstance(value, str) or not value.strip():
+            raise SettingsError("cache-dir must be a path")
+        return value
     if key in ("verifier-enabled", "verifier-prewarm"):
         if isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"

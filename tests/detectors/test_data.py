@@ -306,13 +306,17 @@ def test_two_maps_of_one_shuffled_dataset_zipped_back() -> None:
 def test_streams_inside_a_function_and_after_further_steps() -> None:
     source = """
         import tensorflow as tf
-        def make(ds):
+        def make(x, y):
+            ds = tf.data.Dataset.from_tensor_slices((x, y))
             ds = ds.shuffle(100)
             images = ds.map(lambda a, b: a).batch(8)
             labels = ds.map(lambda a, b: b).batch(8)
             return tf.data.Dataset.zip(images, labels)
     """
-    assert found(source, "TFL204") == [7]
+    assert found(source, "TFL204") == [8]
+    # A parameter's name says nothing: ``ds`` might be any object with map() and shuffle().
+    guessed = source.replace("ds = tf.data.Dataset.from_tensor_slices((x, y))", "ds = x")
+    assert found(guessed, "TFL204") == []
 
 
 @pytest.mark.parametrize(
@@ -519,3 +523,18 @@ ODD_CODE = [
 @pytest.mark.parametrize("body", ODD_CODE)
 def test_odd_code_does_not_crash_the_detectors(body: str) -> None:
     lint("import tensorflow as tf\n" + body, DATA)  # strict mode re-raises detector crashes
+
+
+def test_tfl202_batching_a_stream_into_sequences_before_the_real_batch() -> None:
+    # real-code-findings M8: a character stream is cut into sequences with batch(), the
+    # sequences are shuffled and batched for training.
+    source = """
+        import tensorflow as tf
+        chars = tf.data.Dataset.from_tensor_slices(tf.range(1000))
+        sequences = chars.batch(101, drop_remainder=True)
+        dataset = sequences.shuffle(100).batch(8, drop_remainder=True)
+    """
+    assert lint(source, "TFL202") == []
+    assert [
+        line for line, _ in lint(source.replace(".batch(8, drop_remainder=True)", ""), "TFL202")
+    ] == [5]

@@ -594,3 +594,25 @@ def test_top_level_gradient_inside_the_block_then_again_outside() -> None:
     again = tape.gradient(y, w)
     """
     assert hits(src, "TFL502") == [7]
+
+
+def test_tfl501_names_alone_do_not_make_variables_or_gradients() -> None:
+    # Receivers and arguments used to be guessed from their names (``vars``, ``grads``).
+    source = """
+        def apply(optimizer, vars, grads):
+            optimizer.apply_gradients(zip(vars, grads))
+    """
+    assert hits(source, "TFL501") == []
+    known = """
+        import keras
+        import tensorflow as tf
+        model = keras.Sequential([keras.layers.Dense(1)])
+        optimizer = keras.optimizers.SGD()
+        def step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(model(x))
+            weights = model.trainable_variables
+            grads = tape.gradient(loss, weights)
+            optimizer.apply_gradients(zip(weights, grads))
+    """
+    assert hits(known, "TFL501") == [11]

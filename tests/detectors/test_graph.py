@@ -157,6 +157,28 @@ def test_tfl103_closure_of_an_eager_function_and_nonlocal() -> None:
     assert found(source, "TFL103") == [11, 12]
 
 
+def test_tfl103_structure_recorded_once_on_the_first_trace() -> None:
+    # An encoder records the Python structure of its state while tracing, once, on purpose.
+    source = """
+        import tensorflow as tf
+
+        def make_encoder(encoder):
+            structure = {}
+            seen = {}
+
+            @tf.function
+            def encode(x):
+                state = encoder.initial_state()
+                if not structure:
+                    structure["state"] = tf.nest.map_structure(lambda _: None, state)
+                seen["last"] = x
+                return encoder.encode(x, state)
+
+            return encode
+    """
+    assert found(source, "TFL103") == [13]
+
+
 def test_tfl103_nonlocal_inside_the_traced_function_is_local() -> None:
     source = """
         import tensorflow as tf
@@ -505,6 +527,33 @@ def test_tfl106_factory_called_in_a_loop() -> None:
             step(tf.ones([2]))
     """
     assert found(source, "TFL106") == [11]
+
+
+def test_tfl106_silent_when_nothing_says_the_outer_function_runs_again() -> None:
+    # A test method runs once; a step function handed to strategy.run may run only while
+    # an outer tf.function traces it.  A nested step the module calls in a loop still counts.
+    source = """
+        import tensorflow as tf
+
+        class AugmentTest(tf.test.TestCase):
+            def test_distort(self, image):
+                fn = tf.function(distort)
+                fn(image)
+
+        def train_step(strategy, iterator):
+            def step_fn(inputs):
+                step = tf.function(compute, jit_compile=True)
+                return step(inputs)
+            strategy.run(step_fn, args=(next(iterator),))
+
+        def train(batches):
+            def step_fn(inputs):
+                step = tf.function(compute)
+                return step(inputs)
+            for batch in batches:
+                step_fn(batch)
+    """
+    assert found(source, "TFL106") == [17]
 
 
 # -- TFL107 deprecated-run-functions-eagerly -----------------------------------------------
@@ -1116,3 +1165,124 @@ def test_incremental_results_match_a_fresh_analysis(before: str, after: str) -> 
     ]
     assert incremental == fresh
     assert [c for _, c in first] != [c for _, c in fresh], "the edit must change the findings"
+
+
+# -- real-code-findings M3: state made once, containers rebuilt per call --------------------
+def test_guarded_one_time_creation_of_a_global_is_not_a_side_effect() -> None:
+    source = """
+        import tensorflow as tf
+        g = None
+
+        @tf.function
+        def sample():
+            global g
+            if g is None:
+                g = tf.random.Generator.from_seed(1)
+            return g.normal([])
+
+        sample()
+        sample()
+    """
+    assert [line for line, code in lint(source, ("TFL103", "TFL113")) if code] == []
+
+
+def test_a_container_rebuilt_in_the_same_call_is_not_leaked_state() -> None:
+    source = """
+        import keras
+
+        class Net(keras.layers.Layer):
+            def call(self, x):
+                self.endpoints = {}
+                self.endpoints["input"] = x
+                self.endpoints.update({"output": x})
+                return x
+    """
+    assert lint(source, "TFL103") == []
+    # Without the fresh dict, filling ``self.endpoints`` leaks from the trace.
+    leaked = source.replace("self.endpoints = {}", "pass")
+    assert [line for line, _ in lint(leaked, "TFL103")] == [8]
+
+
+def test_tfl106_made_per_call_when_options_come_from_the_call_or_reused_inside() -> None:
+    # real-code-findings M9: the signature comes from the outer call, or the new tf.function
+    # serves many calls inside it: making it per call is how such code has to be written.
+    source = """
+        import tensorflow as tf
+
+        def benchmark(model, images, spec, runs):
+            @tf.function(input_signature=[spec])
+            def run(x):
+                return model(x)
+
+            for _ in range(runs):
+                run(images)
+
+        def export(params, boxes):
+            @tf.function(experimental_implements=params["signature"])
+            def post(b):
+                return b
+
+            return post(boxes)
+    """
+    assert found(source, "TFL106") == []
+
+
+def test_tfl115_layer_loops_in_traced_code_and_consumed_tensors() -> None:
+    # real-code-findings M6: a dense block joins features once per layer (a Python loop
+    # unrolled while tracing), a decoder replaces the joined tensor every step.
+    source = """
+        import keras
+        import tensorflow as tf
+
+        class DenseBlock(keras.layers.Layer):
+            def call(self, x):
+                for block in self.blocks:
+                    x = tf.concat([x, block(x)], axis=-1)
+                return x
+
+        def decode(x, skips, convs):
+            for conv, skip in zip(convs, skips):
+                x = conv(x)
+                x = tf.concat([x, skip], axis=-1)
+            return x
+
+        def collect(ds):
+            acc = tf.zeros([0])
+            for batch in ds:
+                acc = tf.concat([acc, batch], 0)
+            return acc
+    """
+    assert [line for line, _ in lint(source, "TFL115")] == [20]
+
+
+def test_tfl115_tensor_bound_afresh_earlier_in_the_iteration() -> None:
+    # A loss loop over feature levels: each level takes its own slice, then joins it with
+    # batch indices; nothing is carried into the next iteration.
+    source = """
+        import tensorflow as tf
+
+        def loss(levels, indices, masks):
+            total = tf.zeros([0])
+            for i, level in enumerate(levels):
+                if tf.reduce_any(masks[i]):
+                    picked = indices[:, i]
+                    batch = tf.zeros_like(picked[..., :1])
+                    picked = tf.concat([batch, picked], axis=-1)
+                    picked = tf.boolean_mask(picked, masks[i])
+                    total = tf.concat([total, picked], axis=0)
+                total = tf.concat([total, tf.zeros([1])], axis=0)  # carried on: grows too
+            return total
+    """
+    assert [line for line, _ in lint(source, "TFL115")] == [12, 13]
+
+
+def test_tfl108_eager_functions_switched_back_off() -> None:
+    # real-code-findings M7: a guide turns eager execution on to show something, then off.
+    source = """
+        import tensorflow as tf
+        tf.config.run_functions_eagerly(True)
+        print("debugging")
+        tf.config.run_functions_eagerly(False)
+        tf.config.run_functions_eagerly(True)
+    """
+    assert [line for line, _ in lint(source, "TFL108")] == [6]

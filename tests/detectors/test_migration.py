@@ -595,3 +595,42 @@ def test_table_matches_tensorflow(keras_version: int) -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+
+
+def test_names_gone_even_from_compat_v1_under_every_spelling() -> None:
+    # real-code-findings misses: TF1-mode code imports compat.v1 as ``tf``; the estimator is
+    # gone from it on TF 2.21 all the same.
+    src = """
+    import tensorflow.compat.v1 as tf
+    import tensorflow as tf2
+    tf1 = tf2.compat.v1
+    est = tf.estimator.DNNClassifier(hidden_units=[4])
+    other = tf1.estimator.LinearClassifier()
+    spelled = tf2.compat.v1.estimator.RunConfig()
+    sess = tf.Session()
+    """
+    assert hits(src, "TFL601") == [5, 6, 7]
+
+
+def test_keras_alias_from_tf_keras_reaches_optimizer_arguments() -> None:
+    # real-code-findings M5: ``keras = tf.keras`` hid ``keras.optimizers.Adam(lr=...)``.
+    src = """
+    import tensorflow as tf
+    keras = tf.keras
+    optimizer = keras.optimizers.Adam(lr=1e-3)
+    """
+    assert hits(src, "TFL602") == [4]
+
+
+def test_device_methods_on_values_that_are_not_known_tensorflow_tensors() -> None:
+    # keras-hub calls .cpu() on what a torch-backend converter returns.
+    src = """
+    import keras
+    import tensorflow as tf
+    def preprocess(converter, images):
+        images = converter(images)
+        if keras.config.backend() == "torch":
+            images = images.cpu()
+        return tf.reshape(images, [-1])
+    """
+    assert hits(src, "TFL602") == []

@@ -60,11 +60,56 @@ def test_tfl113_global_reassigned_after_the_function() -> None:
 
         print(f(tf.constant(2.0)))
         scale = 10.0
+        print(f(tf.constant(2.0)))
     """
     assert found(source, "TFL113") == [7]  # once per function and name
     (diag,) = diagnostics(source, "TFL113")
     assert diag.args == {"name": "scale", "function": "f"}
     renders(diag)
+    # real-code-findings M2: a rebinding that no later call of the function sees is harmless.
+    assert found(source.rpartition("print")[0], "TFL113") == []
+
+
+def test_tfl113_a_redefinition_is_a_new_function() -> None:
+    # real-code-findings M2: a notebook redefines the step per section, after rebinding the
+    # model it reads; each definition is traced once, with the model of its own section.
+    source = """
+        import tensorflow as tf
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+        @tf.function
+        def step(x):
+            return model(x)
+
+        step(tf.ones((1, 2)))
+        model = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+
+        @tf.function
+        def step(x):
+            return model(x)
+
+        step(tf.ones((1, 2)))
+    """
+    assert found(source, "TFL113") == []
+    # The second definition called again after the model changes: stale.
+    again = textwrap.dedent(source) + "model = None\nstep(tf.ones((1, 2)))\n"
+    assert found(again, "TFL113") == [14]
+
+
+def test_tfl113_decorator_arguments_are_read_once_at_definition() -> None:
+    source = """
+        import tensorflow as tf
+        dim = 3
+
+        @tf.function(input_signature=[tf.TensorSpec([None, dim])])
+        def f(x):
+            return x
+
+        f(tf.ones((1, 3)))
+        dim = 4
+        f(tf.ones((1, 3)))
+    """
+    assert found(source, "TFL113") == []
 
 
 def test_tfl113_globals_only_read_constants_and_early_configuration_are_silent() -> None:
@@ -170,6 +215,39 @@ def test_tfl113_closures() -> None:
     renders(first)
 
 
+def test_tfl113_closure_rebound_after_its_last_trace() -> None:
+    # Only the calls of the function itself trace it; a binding after its last call matters
+    # only when the function is handed out to be called again later.
+    source = """
+        import tensorflow as tf
+
+        def evaluate(strategy, batches, layer):
+            def batches_of():
+                return iter(batches)
+
+            @tf.function
+            def step(x):
+                return layer(x)
+
+            first = step(next(batches_of()))
+            layer = tf.keras.layers.Dense(3)
+            rows = strategy.run(batches_of, args=(first,))
+            dataset = tf.data.Dataset.range(3)
+            dataset = dataset.map(lambda i: dataset.take(i))
+            dataset = dataset.batch(2)
+            return rows, dataset
+
+        def make(scale):
+            @tf.function
+            def apply(x):
+                return x * scale
+            apply(tf.ones([1]))
+            scale = scale * 2
+            return apply
+    """
+    assert found(source, "TFL113") == [23]
+
+
 def test_tfl113_functions_recreated_per_iteration_and_import_time_configuration() -> None:
     # The shapes of keras's FeatureSpace.adapt() and tf.data's readers.py.
     source = """
@@ -244,6 +322,7 @@ def test_tfl113_follows_edits_in_other_blocks() -> None:
 
         print(f(tf.constant(1.0)))
         scale = 3.0
+        print(f(tf.constant(1.0)))
         """
     )
     removed = before.replace("scale = 3.0", "print(scale)")
@@ -407,13 +486,14 @@ def test_tfl115_eager_graph_and_keras_ops_growth() -> None:
             return out
 
         @tf.function
-        def over_dataset(ds):
+        def over_dataset(n):
+            ds = tf.data.Dataset.range(n)
             rows = tf.zeros([0])
             for x in ds:
                 rows = tf.experimental.numpy.append(rows, x)
             return rows
     """
-    assert found(source, "TFL115") == [9, 17, 24, 31]
+    assert found(source, "TFL115") == [9, 17, 24, 32]
     assert variants(source, "TFL115") == ["default", "graph_loop", "default", "graph_loop"]
     for diag in diagnostics(source, "TFL115"):
         renders(diag)
@@ -688,7 +768,9 @@ def test_tfl702_is_reported_once_per_file_at_the_first_training_call() -> None:
         model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
         model.fit(np.zeros((4, 1)), np.zeros((4, 1)), epochs=1)
     """
-    assert found(helper_first, "TFL702") == [6]
+    # The helper's ``model`` is a parameter: nothing says it is a Keras model (its name used
+    # to), so the first call known to train one is the module's.
+    assert found(helper_first, "TFL702") == [10]
 
 
 @pytest.mark.parametrize(
@@ -916,8 +998,6 @@ def test_rules_listing_marks_them_off() -> None:
 
 # -- caching: facts must not depend on line numbers --------------------------------------------
 PARITY_FACTS = (
-    "graph.global_rebinds",
-    "graph.recursion",
     "tracking.shape_keywords",
     "practice.module_tensors",
     "practice.randomness",
@@ -948,6 +1028,7 @@ def train():
 
 print(step(tf.constant(1.0)))
 scale = 2.0
+print(step(tf.constant(1.0)))
 for units in (1, 2):
     train()
 """
@@ -964,6 +1045,8 @@ def test_module_facts_ignore_lines_that_only_move() -> None:
     assert before is not None and after is not None
     for key in PARITY_FACTS:
         assert before.extra[key] == after.extra[key], key
+    assert dict(before.stale_globals) == dict(after.stale_globals)
+    assert dict(before.recursion) == dict(after.recursion)
     assert before.core_fingerprint == after.core_fingerprint
     assert before.extra["practice.randomness"] is not None
-    assert before.extra["graph.recursion"] and before.extra["graph.global_rebinds"]
+    assert dict(before.recursion) and dict(before.stale_globals)

@@ -240,7 +240,8 @@ def test_303_layers_models_and_metrics_made_per_step(target: str) -> None:
         from tensorflow.keras import layers
 
         class Block(layers.Layer):
-            pass
+            def build(self, shape):
+                self.w = self.add_weight(shape=(1,))
 
         class Net(keras.Model):
             def call(self, x):
@@ -256,7 +257,8 @@ def test_303_layers_models_and_metrics_made_per_step(target: str) -> None:
                 tracker = keras.metrics.Mean()
                 return {"loss": tracker.result()}
     """
-    assert found(src, "TFL303", target) == [11, 12, 13, 13, 17, 20]
+    # ``Block`` makes a weight: a stateless local layer would lose nothing (see below).
+    assert found(src, "TFL303", target) == [12, 13, 14, 14, 18, 21]
 
 
 @BOTH
@@ -331,6 +333,32 @@ def test_303_lazy_sub_layer_only_breaks_keras3() -> None:
     assert found(src, "TFL303", "2") == []
     (diag,) = analyze(src, "TFL303", "3").diagnostics
     assert (diag.line, diag.message_id) == (9, "lazy")
+
+
+def test_303_build_called_by_hand_until_built() -> None:
+    # ``if not self.built: self.build(shape)`` in call(): build() runs on the first call only,
+    # so the layers it makes are made once.
+    source = """
+        import tensorflow as tf
+
+        class Cross(tf.keras.layers.Layer):
+            def build(self, input_shape):
+                self._dense = tf.keras.layers.Dense(input_shape[-1])
+
+            def call(self, x):
+                if not self.built:
+                    self.build(x.shape)
+                return x * self._dense(x)
+
+        class Careless(tf.keras.layers.Layer):
+            def build(self, input_shape):
+                self._dense = tf.keras.layers.Dense(input_shape[-1])
+
+            def call(self, x):
+                self.build(x.shape)
+                return x * self._dense(x)
+    """
+    assert found(source, "TFL303") == [15]
 
 
 @BOTH
@@ -744,3 +772,28 @@ def test_odd_code_does_not_crash_the_family(target: str) -> None:
             x = y = keras.layers.Dense(1)
     """
     lint(src, ("TFL301", "TFL302", "TFL303", "TFL304", "TFL305", "TFL306"), target)
+
+
+def test_tfl303_a_local_layer_without_state_made_in_call() -> None:
+    # Seen in keras-hub: a stateless helper layer built inside another layer's call().
+    source = """
+        import keras
+        from keras import ops
+
+        class Rotate(keras.layers.Layer):
+            def call(self, x):
+                return ops.flip(x, axis=-1)
+
+        class Scaled(keras.layers.Layer):
+            def build(self, shape):
+                self.w = self.add_weight(shape=shape[-1:])
+
+            def call(self, x):
+                return x * self.w
+
+        class Block(keras.layers.Layer):
+            def call(self, x):
+                y = Rotate()(x)
+                return Scaled()(y)
+    """
+    assert [line for line, _ in lint(source, "TFL303")] == [19]

@@ -58,13 +58,22 @@ def test_without_a_code_opens_the_start_page_in_a_browser(
 def test_a_missing_build_explains_how_to_build(
     tmp_path: Path, catalog: Catalog, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = next(iter(catalog)).code
-    assert main(["docs", code, "--print", "--build-dir", str(tmp_path / "none")]) == 1
+    pattern = next(iter(catalog))
+    assert main(["docs", pattern.code, "--print", "--build-dir", str(tmp_path / "none")]) == 1
     err = capsys.readouterr().err
     assert "not built" in err
     assert "sphinx-build -b html docs docs/_build/html" in err
     assert "sphinx-build -b html docs/ja docs/_build/html/ja" in err
-    assert "--online" in err
+    # No site is published: no --online to offer, but the explanation file is named.
+    assert "--online" not in err
+    assert str(pattern.folder / "explanation.en.md") in err
+
+
+def test_online_without_a_docs_base_url_is_a_usage_error(
+    catalog: Catalog, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["docs", next(iter(catalog)).code, "--online", "--print"]) == 2
+    assert "docs-base-url" in capsys.readouterr().err
 
 
 def test_unknown_pattern_is_a_usage_error(

@@ -14,7 +14,7 @@ from tests.docs.conftest import ROOT, Sites, run_parallel, sphinx_command
 from tests.docs.htmlcheck import broken_links, captioned_code_blocks, has_class, read_page
 from tflsp.catalog import load_catalog, parse_markers
 from tflsp.catalog.markers import strip_markers
-from tflsp.cli.formats import docs_url
+from tflsp.cli.links import docs_url, page_path
 
 LANGS = ("en", "ja")
 
@@ -48,7 +48,7 @@ def test_every_pattern_page_shows_both_examples_and_what_tensorflow_did(
     catalog = load_catalog()
     assert len(catalog) > 0
     for pattern in catalog:
-        relative = docs_url("", catalog, pattern.code, lang)
+        relative = page_path(catalog, pattern.code, lang)
         assert relative is not None
         page = read_page(sites.html / relative)
         text = _flat(page.text)

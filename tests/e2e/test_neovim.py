@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import CATALOG, require
+from tests.helpers import CATALOG, docs_link, require
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -60,7 +60,7 @@ def test_neovim_shows_diagnostics_hover_and_applies_a_fix(tmp_path: Path) -> Non
     first = next(d for d in diagnostics if d["code"] == "TFL101")
     assert first["source"] == "tflsp"
     assert first["severity"] == 2  # vim.diagnostic.severity.WARN
-    assert str(first["href"]).endswith(f"patterns/{pattern.slug}.html")
+    assert first["href"] == docs_link(pattern.code)
 
     hover = by_key["hover"]
     assert isinstance(hover, dict)

@@ -22,7 +22,7 @@ import pytest
 
 import tflsp
 from tests.ecosystem.helpers import REPO, code_cell, notebook, write_notebook
-from tests.helpers import CATALOG
+from tests.helpers import CATALOG, opens
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -96,6 +96,13 @@ def test_wheel_carries_the_catalog_and_metadata(dist: Path) -> None:
         for name in PATTERN_FILES:
             assert f"tflsp/catalog/patterns/{pattern.folder.name}/{name}" in names
     assert "tflsp/py.typed" in names
+    # The HTML documentation the links point at, in both languages (scripts/tflsp_build.py).
+    site = "tflsp/data/docs/html"
+    assert {f"{site}/index.html", f"{site}/ja/index.html"} <= names
+    for pattern in CATALOG:
+        for prefix in ("", "ja/"):
+            assert f"{site}/{prefix}patterns/{pattern.slug}.html" in names
+    assert not [n for n in names if "/.doctrees/" in n or n.endswith(".doctree")]
     assert {"tflsp/notebook.py", "tflsp/ipynb.py", "tflsp/jupyter.py"} <= names
     assert not [n for n in names if "__pycache__" in n or n.startswith("tests/")]
     assert f"Version: {tflsp.__version__}" in metadata
@@ -174,6 +181,19 @@ def test_version_check_and_rules(venv: Path, tmp_path: Path) -> None:
         ("bad.py", "TFL101"),
         ("bad.ipynb", "TFL101"),
     }
+
+    # Links open the pages installed with the wheel, never the source tree of this test.
+    site_packages = next((venv / "lib").glob("python*/site-packages")).resolve()
+    for record in records:
+        if record["code"] in CATALOG:
+            assert opens(record["url"]), record["url"]
+            assert record["url"].startswith((site_packages / "tflsp/data/docs/html").as_uri())
+    shown = run(venv, "docs", "TFL101", "--lang", "ja", "--print", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert (
+        shown.stdout.strip()
+        == (site_packages / f"tflsp/data/docs/html/ja/patterns/{pattern.slug}.html").as_uri()
+    )
 
     rules = run(venv, "rules", cwd=tmp_path)
     assert rules.returncode == 0

@@ -23,7 +23,14 @@ from tests.ecosystem.helpers import REPO, code_cell, markdown_cell, notebook, wr
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
-SNAPSHOT = ("pyproject.toml", "README.md", "MANIFEST.in", ".pre-commit-hooks.yaml", "tflsp")
+SNAPSHOT = (
+    "pyproject.toml",
+    "README.md",
+    "MANIFEST.in",
+    ".pre-commit-hooks.yaml",
+    "tflsp",
+    "scripts/tflsp_build.py",  # the build backend
+)
 BAD = 'import tensorflow as tf\n\n\n@tf.function\ndef step(x):\n    print("x", x)\n    return x\n'
 
 
@@ -57,6 +64,7 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
         if source.is_dir():
             shutil.copytree(source, root / name, ignore=ignore)
         else:
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, root / name)
     git("init", "-q", "-b", "main", cwd=root)
     git("add", "-A", cwd=root)

@@ -18,9 +18,7 @@ import jsonschema
 import pytest
 
 from tests.ecosystem.helpers import code_cell, markdown_cell, notebook, run_tflsp, write_notebook
-from tests.helpers import CATALOG
-from tflsp.cli.formats import docs_url
-from tflsp.settings import DEFAULT_DOCS_URL
+from tests.helpers import CATALOG, docs_link
 
 OASIS_ID = (
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
@@ -106,14 +104,13 @@ def test_rules_carry_help_from_the_catalog_in_both_languages(project: Path) -> N
         en, ja = pattern.explanation("en"), pattern.explanation("ja")
         assert rule["name"] == pattern.name
         assert rule["shortDescription"]["text"] == pattern.title_in("en")
-        assert rule["helpUri"] == docs_url(DEFAULT_DOCS_URL, CATALOG, pattern.code, "en")
+        assert rule["helpUri"] == docs_link(pattern.code)
         assert rule["help"]["text"].startswith(en["why"])
         assert en["fix"] in rule["help"]["text"]
         assert rule["help"]["markdown"].startswith(f"### {'What it does'}\n\n{en['what']}")
         assert localized["shortDescription"]["text"] == pattern.title_in("ja")
         assert localized["help"]["text"].startswith(ja["why"])
-        ja_url = docs_url(DEFAULT_DOCS_URL, CATALOG, pattern.code, "ja")
-        assert ja_url and "/ja/" in ja_url and ja_url in localized["help"]["text"]
+        assert docs_link(pattern.code, "ja") in localized["help"]["text"]
         assert rule["defaultConfiguration"]["level"] in ("error", "warning", "note")
 
 

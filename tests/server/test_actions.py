@@ -9,7 +9,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.helpers import CATALOG
+from tests.helpers import CATALOG, docs_link
 from tests.server.lsp import (
     apply_text_edits,
     config,
@@ -130,10 +130,12 @@ async def test_open_docs_action_shows_the_page(client: LanguageClient) -> None:
         types.ExecuteCommandParams(command=docs.command.command, arguments=docs.command.arguments)
     )
     url = result["url"]
-    assert url.endswith(f"patterns/{CATALOG['TFL101'].slug}.html")
+    assert url == docs_link("TFL101")
     await wait_for(lambda: client.shown_documents, what="window/showDocument")
-    assert client.shown_documents[-1].uri == url
-    assert client.shown_documents[-1].external is True
+    shown = client.shown_documents[-1]
+    assert shown.uri == url
+    # A web page opens in a browser; the explanation file (no HTML site built) in an editor tab.
+    assert shown.external is (not url.endswith(".md"))
 
 
 async def test_fix_all_resolves_to_an_edit_that_fixes_everything(client: LanguageClient) -> None:

@@ -10,7 +10,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.helpers import CATALOG
+from tests.helpers import CATALOG, docs_link
 from tests.server.lsp import (
     change,
     config,
@@ -69,7 +69,7 @@ async def test_open_publishes_catalog_diagnostic(client: LanguageClient) -> None
     assert pattern.severity == "warning"
     assert diag.message == pattern.message("default", "en", {"function": "step"})
     assert diag.code_description is not None
-    assert diag.code_description.href.endswith(f"patterns/{pattern.slug}.html")
+    assert diag.code_description.href == docs_link("TFL101")
     # The whole call is flagged.
     line = SOURCE.split("\n")[5]
     assert (diag.range.start.character, diag.range.end.character) == (

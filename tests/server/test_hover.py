@@ -9,7 +9,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.helpers import CATALOG
+from tests.helpers import CATALOG, docs_link
 from tests.server.lsp import config, open_document, push_capabilities
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(60)]
@@ -78,7 +78,7 @@ async def test_hover_on_flagged_range_explains_the_pattern(client: LanguageClien
     assert "Why is this bad?" in text and "How to fix" in text and "Version notes" in text
     # The sections' own text, not just headings.
     assert explanation["fix"].splitlines()[0] in text
-    assert f"patterns/{pattern.slug}.html" in text
+    assert f"]({docs_link('TFL101')})" in text
 
 
 async def test_hover_on_tf_api_lists_related_patterns(client: LanguageClient) -> None:
@@ -133,7 +133,7 @@ async def test_japanese_locale_gives_japanese_messages_and_hover(ja_client: Lang
     pattern = CATALOG["TFL101"]
     assert diagnostics[0].message == pattern.message("default", "ja", {"function": "step"})
     assert diagnostics[0].code_description is not None
-    assert "/ja/patterns/" in diagnostics[0].code_description.href
+    assert diagnostics[0].code_description.href == docs_link("TFL101", "ja")
     text = markdown(await hover_at(ja_client, uri, 5, 6))
     assert pattern.title_in("ja") in text
     assert "なぜ問題か" in text and "直し方" in text

@@ -13,6 +13,32 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# Line breaks as Python (and LSP) count them.
+_LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
+
+
+def normalise_newlines(source: str) -> str:
+    r"""``\r\n`` and lone ``\r`` as ``\n``: the analysis splits lines on ``\n`` only.
+
+    Python ends a line at any of the three, so line numbers and columns stay the same.  Files
+    with Windows line breaks, old Mac ones, or a mix of them are analysed as Python reads them.
+    """
+    if "\r" not in source:
+        return source
+    return source.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def line_starts(source: str) -> list[int]:
+    """Offset of the start of each line of ``source``, any line break counted."""
+    return [0, *(m.end() for m in _LINE_BREAK_RE.finditer(source))]
+
+
+def first_line_break(source: str) -> str:
+    r"""The first line break of ``source`` (``\n`` when it has none)."""
+    match = _LINE_BREAK_RE.search(source)
+    return match.group() if match is not None else "\n"
+
+
 # A line that starts with code in column 0.  Closing brackets and comments do not start blocks.
 # Matching the newline before it (rather than a MULTILINE "^") lets the regex engine jump from
 # newline to newline: twenty times faster on a 5,000-line module.

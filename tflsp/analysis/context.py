@@ -1,7 +1,31 @@
-"""What a detector sees: one parsed block plus the module summary, and a way to report.
+"""What a detector sees: one parsed block, the module summary and the semantic model.
 
 Positions handed to :meth:`BlockContext.report` are block-relative; the engine shifts them to
 module lines, so cached findings stay valid when lines above the block move.
+
+The questions a detector asks about code (all answered by :mod:`tflsp.analysis.semantic`, with
+aliases, reassignments, branches and this module's functions and classes taken into account):
+
+- ``ctx.value(expr)``: the abstract values an expression may hold (:mod:`.semantic.values`);
+- ``ctx.qualname(expr)`` (alias ``ctx.resolve``): the canonical library name a name or
+  attribute chain refers to (``tensorflow.print``, ``keras.layers.Dense``), None otherwise;
+- ``ctx.is_instance_of(expr, kind)`` / ``ctx.may_be(expr, kind)``: every / some possible value is
+  of a kind: ``model``, ``layer``, ``keras_object`` (layer or model), ``dataset``, ``tensor``,
+  ``variable``, ``keras_tensor``, ``gradient_tape``, ``ndarray``, ``str``, ``path``, ``number``,
+  ``container``, ``function``, ``tf_function``, ``foreign``, ``optimizer``, ``metric``,
+  ``loss``, ``callback``;
+- ``ctx.string(expr)``: the text a string or path expression is known to have;
+  ``ctx.string_end(expr)``: its known end (``f"{run}/model.keras"`` ends in ``/model.keras``);
+- ``ctx.reaching(name)``: the bindings in its own scope that may reach one use of a name (a
+  :class:`~.semantic.flow.Reach`), for questions of order such as "from the last iteration?";
+- ``ctx.functions(expr)``: ids of this module's functions an expression may hold;
+  ``ctx.function_id(fn)``, ``ctx.class_id(cls)``: module-wide ids of a def or class node;
+- ``ctx.graph_info(node)`` / ``ctx.in_graph(node)``: why the code at a node runs as a graph
+  (None when it runs eagerly: plain Python, ``tf.py_function`` bodies, ``tf.init_scope()``);
+- ``ctx.keras_kind(cls)``: the TF/Keras base kind of a class of this module;
+- ``ctx.saving``: which objects reach which save and load (:mod:`.semantic.saving`).
+
+An unknown value makes ``is_instance_of`` false: a detector that cannot know stays silent.
 """
 
 from __future__ import annotations
@@ -11,18 +35,48 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tflsp.analysis.diagnostics import Diagnostic, Edit, Fix
-from tflsp.analysis.facts import DATASET_FUNCTION_METHODS, looks_like_dataset
-from tflsp.analysis.index import FunctionNode, NodeIndex
-from tflsp.analysis.names import canonical, dotted, import_bindings
-from tflsp.analysis.summary import GraphInfo, ModuleSummary
+from tflsp.analysis.facts import semantics_of
+from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.names import canonical
+from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.block import BlockSemantics
+from tflsp.analysis.semantic.flow import Reach
+from tflsp.analysis.semantic.graph import (
+    DATASET_FUNCTION_METHODS,
+    EAGER_WRAPPERS,
+    INIT_SCOPE,
+    GraphInfo,
+)
+from tflsp.analysis.semantic.model import ModuleModel, qualname_of
+from tflsp.analysis.semantic.values import Values
+from tflsp.analysis.summary import ModuleSummary
 
 Span = tuple[int, int, int, int]  # line, column, end line, end column (block-relative)
 
-# Functions passed to these run eagerly as Python, even from inside graph code.
-EAGER_WRAPPERS = frozenset(
-    {"tensorflow.py_function", "tensorflow.numpy_function", "tensorflow.compat.v1.py_func"}
-)
-_NO_IMPORTS: dict[str, str] = {}
+__all__ = ["EAGER_WRAPPERS", "BlockContext", "GraphInfo", "Span"]
+
+_KIND_TESTS: dict[str, Any] = {
+    "model": lambda x: x.kind == v.INSTANCE and x.base == v.MODEL,
+    "layer": lambda x: x.kind == v.INSTANCE and x.base == v.LAYER,
+    "keras_object": lambda x: x.kind == v.INSTANCE and x.base in (v.LAYER, v.MODEL),
+    "optimizer": lambda x: x.kind == v.INSTANCE and x.base == v.OPTIMIZER,
+    "metric": lambda x: x.kind == v.INSTANCE and x.base == v.METRIC,
+    "loss": lambda x: x.kind == v.INSTANCE and x.base == v.LOSS,
+    "callback": lambda x: x.kind == v.INSTANCE and x.base == v.CALLBACK,
+    "dataset": lambda x: x.kind == v.DATASET,
+    "tensor": lambda x: x.kind == v.TENSOR,
+    "variable": lambda x: x.kind in (v.VARIABLE, v.KERAS_VARIABLE),
+    "keras_tensor": lambda x: x.kind == v.KERAS_TENSOR,
+    "gradient_tape": lambda x: x.kind == v.TAPE,
+    "ndarray": lambda x: x.kind == v.NDARRAY,
+    "str": lambda x: x.kind == v.STR,
+    "path": lambda x: x.kind in (v.STR, v.PATH),
+    "number": lambda x: x.kind in (v.INT, v.FLOAT),
+    "container": lambda x: x.kind in v.CONTAINERS,
+    "function": lambda x: x.kind == v.FUNCTION,
+    "tf_function": lambda x: x.kind == v.FUNCTION and x.const == v.TF_FUNCTION,
+    "foreign": lambda x: x.kind == v.FOREIGN,
+}
 
 
 class BlockContext:
@@ -34,6 +88,7 @@ class BlockContext:
         summary: ModuleSummary,
         enabled: frozenset[str],
         neutralised: frozenset[int] = frozenset(),
+        ordinal: int = 0,
     ) -> None:
         self.text = text
         self.tree = tree
@@ -42,8 +97,9 @@ class BlockContext:
         self.enabled = enabled
         self.findings: list[Diagnostic] = []
         self._lines: list[str] | None = None
-        self._local_imports: dict[ast.AST, dict[str, str]] | None = None
         self._neutralised = neutralised
+        self.ordinal = ordinal  # the block's position among the module's blocks
+        self._semantics: BlockSemantics | None = None
         # Per-check memo for detector families (keyed by a name the family chooses).  It lives
         # and dies with this context: a module-level cache keyed by the context would keep it
         # (and its tree and summary) alive.
@@ -86,29 +142,109 @@ class BlockContext:
         parts.append(self.line_text(end_line)[:end_col])
         return "\n".join(parts)
 
-    # -- names ---------------------------------------------------------------------------
+    # -- the semantic model ----------------------------------------------------------------
     @property
     def keras_version(self) -> int:
         return self.summary.keras_version
 
-    def resolve(self, expr: ast.AST) -> str | None:
+    @property
+    def semantics(self) -> BlockSemantics:
+        if self._semantics is None:
+            self._semantics = semantics_of(self.index)
+        return self._semantics
+
+    @property
+    def model(self) -> ModuleModel:
+        model = self.summary.model
+        if model is None:  # a summary built by hand (tests): model this block alone
+            model = self.summary.model = ModuleModel([self.semantics.facts])
+        return model
+
+    def value(self, expr: ast.AST) -> Values:
+        """The abstract values ``expr`` may hold where it is written."""
+        term = self.semantics.terms.expr(expr)
+        return self.model.value(term, self.ordinal)
+
+    def qualname(self, expr: ast.AST) -> str | None:
         """Canonical qualified name of a name/attribute expression (``tensorflow.print``)."""
-        text = dotted(expr)
-        if text is None:
+        if isinstance(expr, ast.Name):
+            return qualname_of(self.value(expr))
+        if not isinstance(expr, ast.Attribute):
             return None
-        head, _, rest = text.partition(".")
-        for scope in self.index.ancestors(expr):
-            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                local = self._function_imports(scope)
-                if head in local:
-                    target = local[head]
-                    return canonical(f"{target}.{rest}" if rest else target)
-                if _binds_locally(scope, head):
-                    return None
-        return self.summary.resolve(text)
+        # ``tf.keras.layers.Dense``: the root's value, then the dotted path (the attributes
+        # of a library name are library names; no need to evaluate each prefix).
+        parts: list[str] = []
+        node: ast.AST = expr
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return qualname_of(self.value(expr))
+        root = self.value(node)
+        if len(root) != 1:
+            return qualname_of(self.value(expr)) if root else None
+        (value,) = root
+        if value.kind != v.NAME or not value.ref:
+            return None  # attributes of objects and of this module's classes are not names
+        return canonical(".".join((value.ref, *reversed(parts))))
+
+    def resolve(self, expr: ast.AST) -> str | None:
+        return self.qualname(expr)
+
+    def reaching(self, name: ast.Name) -> Reach | None:
+        """The bindings that may reach this use of a name (None for a store)."""
+        return self.semantics.flow.uses.get(name)
 
     def call_name(self, call: ast.Call) -> str | None:
-        return self.resolve(call.func)
+        return self.qualname(call.func)
+
+    def is_instance_of(self, expr: ast.AST, kind: str) -> bool:
+        """Every value ``expr`` may hold is of ``kind`` (see the module docstring)."""
+        return v.all_of(self.value(expr), _KIND_TESTS[kind])
+
+    def may_be(self, expr: ast.AST, kind: str) -> bool:
+        """Some value ``expr`` may hold is of ``kind``, or it is unknown."""
+        values = self.value(expr)
+        return v.is_unknown(values) or v.any_of(values, _KIND_TESTS[kind])
+
+    def string(self, expr: ast.AST) -> str | None:
+        """The text a string or path expression surely has."""
+        found: str | None = None
+        for value in self.value(expr):
+            if value.kind not in (v.STR, v.PATH) or not isinstance(value.const, str):
+                return None
+            if found is not None and value.const != found:
+                return None
+            found = value.const
+        return found
+
+    def string_end(self, expr: ast.AST) -> str | None:
+        """The known end of a string or path (the whole text when it is known)."""
+        found: str | None = None
+        for value in self.value(expr):
+            if value.kind not in (v.STR, v.PATH):
+                return None
+            text = value.const if isinstance(value.const, str) else value.base
+            if not text or (found is not None and text != found):
+                return None
+            found = text
+        return found
+
+    def functions(self, expr: ast.AST) -> list[str]:
+        """Ids of this module's functions ``expr`` may hold."""
+        return [x.local_id for x in self.value(expr) if x.kind == v.FUNCTION and x.is_local]
+
+    @property
+    def block_key(self) -> object:
+        """This block's identity in the module (stable while other blocks change)."""
+        keys = self.model.keys
+        return keys[self.ordinal] if self.ordinal < len(keys) else None
+
+    def function_id(self, fn: ast.AST) -> str:
+        return self.model.gid(self.ordinal, self.semantics.local_id(fn))
+
+    def class_id(self, cls: ast.ClassDef) -> str:
+        return self.model.gid(self.ordinal, self.semantics.local_id(cls))
 
     def alias_for(self, qualname: str) -> str | None:
         """The module-level name bound to ``qualname`` (``tf`` for ``tensorflow``), if any."""
@@ -123,67 +259,45 @@ class BlockContext:
                 return kw
         return None
 
-    def _function_imports(self, fn: ast.AST) -> dict[str, str]:
-        """Names bound by imports anywhere inside ``fn`` (nested scopes included)."""
-        if self._local_imports is None:
-            # One pass over the block's few import statements instead of a walk per function.
-            by_function: dict[ast.AST, dict[str, str]] = {}
-            index = self.index
-            imports: list[ast.Import | ast.ImportFrom] = [
-                *index.nodes(ast.Import),
-                *index.nodes(ast.ImportFrom),
-            ]
-            imports.sort(key=lambda node: (node.lineno, node.col_offset))
-            for node in imports:
-                bindings = None
-                for scope in index.ancestors(node):
-                    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                        bindings = bindings or import_bindings(node)
-                        by_function.setdefault(scope, {}).update(bindings)
-            self._local_imports = by_function
-        return self._local_imports.get(fn, _NO_IMPORTS)
-
     # -- graph context -------------------------------------------------------------------
     def graph_info(self, node: ast.AST) -> GraphInfo | None:
         """Why the code at ``node`` runs as a graph, or None when it runs eagerly."""
-        for scope in self.index.ancestors(node):
-            if isinstance(scope, ast.Lambda):
-                parent = self.index.parent(scope)
-                if isinstance(parent, ast.Call):
-                    name = self.call_name(parent)
-                    if name in EAGER_WRAPPERS:
-                        return None
-                    if self.is_dataset_function_call(parent):
-                        return GraphInfo("dataset", self.index.scope_id(scope))
-                if parent is not None and isinstance(parent, ast.keyword):
-                    grand = self.index.parent(parent)
-                    if isinstance(grand, ast.Call) and self.is_dataset_function_call(grand):
-                        return GraphInfo("dataset", self.index.scope_id(scope))
-            elif isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                info = self.summary.graph.get(self.index.scope_id(scope))
-                if info is not None:
-                    return info
-                if self._handed_to_eager_wrapper(scope):
-                    # A nested function given to tf.py_function runs as Python on every call,
-                    # even though it is defined inside traced code.
-                    return None
-            elif isinstance(scope, ast.ClassDef):
-                return None
-        return None
+        memo: dict[ast.AST, GraphInfo | None] | None = self.memo.get("context.graph_info")
+        if memo is None:
+            memo = self.memo["context.graph_info"] = {}
+        scope = self.index.enclosing_function(node)
+        if scope is not None and not _in_with(self.index, node, scope):
+            # Every node of a function body (outside ``with`` blocks) shares the answer.
+            if scope in memo:
+                return memo[scope]
+            found = memo[scope] = self._graph_info(node)
+            return found
+        return self._graph_info(node)
 
-    def _handed_to_eager_wrapper(self, fn: FunctionNode) -> bool:
-        outer = self.index.enclosing_function(fn)
-        if outer is None:
-            return False
-        for call in self.index.nodes(ast.Call):
-            if self.index.enclosing_function(call) is not outer:
-                continue
-            passed = [*call.args, *(kw.value for kw in call.keywords)]
-            if any(isinstance(a, ast.Name) and a.id == fn.name for a in passed) and (
-                self.call_name(call) in EAGER_WRAPPERS
-            ):
-                return True
-        return False
+    def _graph_info(self, node: ast.AST) -> GraphInfo | None:
+        graph = self.summary.graph
+        eager = self.summary.graph_map.eager if self.summary.graph_map is not None else ()
+        child = node
+        for scope in self.index.ancestors(node):
+            if isinstance(scope, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+                if not _in_header(scope, child):
+                    gid = self.function_id(scope)
+                    info = graph.get(gid)
+                    if info is not None:
+                        return info
+                    if gid in eager:
+                        return None  # handed to tf.py_function: runs as Python on every call
+            elif isinstance(scope, (ast.With, ast.AsyncWith)):
+                if child in scope.body and any(
+                    isinstance(item.context_expr, ast.Call)
+                    and self.qualname(item.context_expr.func) == INIT_SCOPE
+                    for item in scope.items
+                ):
+                    return None  # lifted out of the graph: runs eagerly
+            elif isinstance(scope, ast.ClassDef) and child in scope.body:
+                return None
+            child = scope
+        return None
 
     def in_graph(self, node: ast.AST) -> bool:
         return self.graph_info(node) is not None
@@ -196,7 +310,7 @@ class BlockContext:
         return "lambda"
 
     def is_dataset(self, expr: ast.AST) -> bool:
-        return looks_like_dataset(expr, self.summary.dataset_names)
+        return self.is_instance_of(expr, "dataset")
 
     def is_dataset_function_call(self, call: ast.Call) -> bool:
         func = call.func
@@ -209,9 +323,9 @@ class BlockContext:
     # -- Keras classes -------------------------------------------------------------------
     def keras_kind(self, cls: ast.ClassDef) -> str | None:
         """``layer``, ``model``, ``module`` (tf.Module) or None for other classes."""
-        return self.summary.class_kind(self.index.scope_id(cls))
+        return self.summary.class_kind(self.class_id(cls))
 
-    def method_owner(self, fn: FunctionNode) -> ast.ClassDef | None:
+    def method_owner(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.ClassDef | None:
         parent = self.index.parent(fn)
         return parent if isinstance(parent, ast.ClassDef) else None
 
@@ -280,12 +394,18 @@ class BlockContext:
         return Fix(tuple(edits), safe, args)
 
 
-def _binds_locally(fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
-    """A parameter with this name shadows a module import inside the function."""
-    a = fn.args
-    params = [*a.posonlyargs, *a.args, *a.kwonlyargs]
-    if a.vararg:
-        params.append(a.vararg)
-    if a.kwarg:
-        params.append(a.kwarg)
-    return any(p.arg == name for p in params)
+def _in_with(index: NodeIndex, node: ast.AST, scope: ast.AST) -> bool:
+    for parent in index.ancestors(node):
+        if parent is scope:
+            return False
+        if isinstance(parent, (ast.With, ast.AsyncWith)):
+            return True
+    return False
+
+
+def _in_header(scope: ast.AST, node: ast.AST) -> bool:
+    """Is ``node`` (a direct child of ``scope``) its decorators, defaults or annotations,
+    which run where the def is, not in the function?"""
+    if isinstance(scope, ast.Lambda):
+        return node is not scope.body
+    return node not in scope.body  # type: ignore[attr-defined]

@@ -13,8 +13,8 @@ import ast
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from tflsp.analysis.facts import looks_like_dataset
 from tflsp.analysis.names import dotted
+from tflsp.analysis.semantic.terms import Term, TermBuilder
 
 # Dataset methods that return a dataset.
 DATASET_METHODS = frozenset(
@@ -80,19 +80,28 @@ _TRY_TYPES: tuple[type, ...] = tuple(
 )
 
 Site = int  # index of a dataset call in its program's site list
+# Keywords only tf.data's methods take: ``x.shuffle(n, reshuffle_each_iteration=True)`` is a
+# dataset, whatever ``x`` is called.
+_TF_DATA_KEYWORDS = frozenset(
+    {"reshuffle_each_iteration", "drop_remainder", "num_parallel_calls", "deterministic"}
+)
 
 
 # -- the program ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Ref:
     name: str
+    # What the name holds from outside the program (the semantic model decides whether that
+    # is a dataset); None when no term is known.
+    term: Term | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Opaque:
-    """A call we cannot follow (``load_data()``); ``hint``: it looks like a dataset."""
+    """A call we cannot follow (``load_data()``); ``term``: its value, for the semantic model
+    to say whether it is a dataset (None: not one we know)."""
 
-    hint: bool
+    term: Term | None
     site: Site
 
 
@@ -123,6 +132,7 @@ class Method:
     flag: bool | None = None  # batch: drop_remainder; shuffle: reshuffle_each_iteration
     fn: FnInfo | None = None  # map
     other: Expr | None = None  # concatenate
+    tf_data_only: bool = False  # passes a keyword only tf.data has (the receiver is a dataset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +178,12 @@ Program = tuple[Stmt, ...]
 
 # -- compiling -----------------------------------------------------------------------------
 class _Compiler:
-    def __init__(self) -> None:
+    def __init__(self, terms: TermBuilder | None = None) -> None:
         self.sites: list[ast.AST] = []
+        self.terms = terms
+
+    def term(self, node: ast.AST) -> Term | None:
+        return self.terms.expr(node) if self.terms is not None else None
 
     def site(self, node: ast.AST) -> Site:
         self.sites.append(node)
@@ -278,7 +292,7 @@ class _Compiler:
     # expressions
     def expr(self, node: ast.expr) -> Expr | None:
         if isinstance(node, ast.Name):
-            return Ref(node.id)
+            return Ref(node.id, self.term(node))
         value = _int(node)
         if value is not None:
             return IntConst(value)
@@ -313,7 +327,7 @@ class _Compiler:
                 args = list(datasets.elts)
         if len(args) < 2:
             return None
-        parts = tuple(self.expr(a) or Opaque(False, self.site(a)) for a in args)
+        parts = tuple(self.expr(a) or Opaque(self.term(a), self.site(a)) for a in args)
         return Zip(parts, self.site(node), python)
 
     def source(self, node: ast.Call, text: str) -> Source:
@@ -340,7 +354,7 @@ class _Compiler:
         base_node = func.value
         base = self.expr(base_node)
         if base is None or isinstance(base, (ArrayOf, IntConst)):
-            base = Opaque(looks_like_dataset(base_node, frozenset()), self.site(base_node))
+            base = Opaque(self.term(base_node), self.site(base_node))
         name = func.attr
         number: int | str | None = None
         flag: bool | None = None
@@ -366,12 +380,18 @@ class _Compiler:
             fn = _fn_info(first if first is not None else _kw(node, "map_func"))
         elif name == "concatenate" and first is not None:
             other = self.expr(first)
-        return Method(base, name, self.site(node), number, flag, fn, other)
+        only = any(kw.arg in _TF_DATA_KEYWORDS for kw in node.keywords)
+        return Method(base, name, self.site(node), number, flag, fn, other, only)
 
 
-def compile_body(stmts: Iterable[ast.stmt]) -> tuple[Program, list[ast.AST]]:
-    """The program for ``stmts`` and its sites (the dataset calls, by site number)."""
-    compiler = _Compiler()
+def compile_body(
+    stmts: Iterable[ast.stmt], terms: TermBuilder | None = None
+) -> tuple[Program, list[ast.AST]]:
+    """The program for ``stmts`` and its sites (the dataset calls, by site number).
+
+    With ``terms`` (the block's term builder), names and calls the program cannot follow keep
+    their terms, so a run can ask the semantic model whether they hold datasets."""
+    compiler = _Compiler(terms)
     try:
         program = compiler.body(stmts)
     except RecursionError:

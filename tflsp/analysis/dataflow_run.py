@@ -8,7 +8,6 @@ their own AST nodes.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -29,7 +28,7 @@ from tflsp.analysis.dataflow import (
     Stmt,
     Zip,
 )
-from tflsp.analysis.facts import DATASET_ONLY_METHODS, looks_like_dataset
+from tflsp.analysis.semantic.terms import Term
 
 SiteKey = tuple[int, int]  # (block number, site) while a program runs
 
@@ -71,20 +70,44 @@ class Note:
 
 
 RandomCheck = Callable[[FnInfo], bool]
+# Is this term (in this block) a tf.data dataset?  The semantic model answers.
+DatasetCheck = Callable[[Term, int], bool]
+
+# Methods only tf.data datasets have: calling one says the receiver is a dataset.
+DATASET_ONLY_METHODS = frozenset(
+    {
+        "batch",
+        "prefetch",
+        "padded_batch",
+        "unbatch",
+        "flat_map",
+        "interleave",
+        "ragged_batch",
+        "rebatch",
+        "bucket_by_sequence_length",
+        "with_options",
+        "element_spec",
+    }
+)
 
 
 class Flow:
     """Runs programs over one environment and collects :class:`Note` s."""
 
     def __init__(
-        self, is_random_map: RandomCheck, constants: Iterable[tuple[str, int]] = ()
+        self,
+        is_random_map: RandomCheck,
+        constants: Iterable[tuple[str, int]] = (),
+        is_dataset: DatasetCheck | None = None,
     ) -> None:
+        self._is_dataset = is_dataset
         self.env: dict[str, Value | None] = {name: IntValue(v) for name, v in constants}
         self.notes: list[Note] = []
         self._is_random_map = is_random_map
         self._splits: dict[object, dict[str, SiteKey]] = {}
         self._split_noted: set[SiteKey] = set()
         self._values: dict[object, DsValue] = {}
+        self._cuts: dict[SiteKey, bool] = {}
 
     def run(self, program: Program, block: int = 0) -> None:
         for stmt in program:
@@ -110,13 +133,14 @@ class Flow:
         if isinstance(expr, Ref):
             if expr.name in self.env:
                 return self.env[expr.name]
-            return self._unknown(("name", expr.name)) if _named_like_dataset(expr.name) else None
+            return self._unknown(("name", expr.name)) if self._dataset(expr.term, block) else None
         if isinstance(expr, ArrayOf):
             return ArrayValue(expr.size)
         if isinstance(expr, IntConst):
             return IntValue(expr.value)
         if isinstance(expr, Opaque):
-            return self._unknown(("opaque", block, expr.site)) if expr.hint else None
+            known = self._dataset(expr.term, block)
+            return self._unknown(("opaque", block, expr.site)) if known else None
         if isinstance(expr, Source):
             size = expr.size
             if size is None and expr.size_of is not None:
@@ -130,6 +154,9 @@ class Flow:
             return self._zip(expr, block)
         return self._method(expr, block)
 
+    def _dataset(self, term: Term | None, block: int) -> bool:
+        return term is not None and self._is_dataset is not None and self._is_dataset(term, block)
+
     def _unknown(self, key: object) -> DsValue:
         return self._record(DsValue((key,), None, None, None, None))
 
@@ -139,7 +166,7 @@ class Flow:
 
     def _method(self, expr: Method, block: int) -> DsValue | None:
         base = self._eval(expr.base, block)
-        if base is None and expr.name in DATASET_ONLY_METHODS:
+        if base is None and (expr.name in DATASET_ONLY_METHODS or expr.tf_data_only):
             # ``load().batch(4)``: the method itself says the receiver is a dataset.
             if isinstance(expr.base, Ref):
                 base = self._unknown(("name", expr.base.name))
@@ -162,7 +189,22 @@ class Flow:
                 and base.size < number
             ):
                 self.notes.append(Note("empty-batch", here, None, (number, base.size)))
+            if base.batched is not None and self._cuts.get(base.batched):
+                # ``chars.batch(seq_len, drop_remainder=True).shuffle(n).batch(b)``: the first
+                # batch cut a stream into equal sequences, the shuffle reorders sequences
+                # (real-code-findings M8).
+                lineage = set(base.lineage)
+                self.notes = [
+                    n
+                    for n in self.notes
+                    if not (
+                        n.tag == "batch-before-shuffle"
+                        and n.other == base.batched
+                        and n.site in lineage
+                    )
+                ]
             batched = here
+            self._cuts[here] = expr.flag is True  # drop_remainder=True: equal-length pieces
         elif name == "unbatch":
             batched = None
         elif name == "shuffle":
@@ -262,7 +304,3 @@ def _size_after(size: int | None, name: str, n: int | None, flag: bool | None) -
     if name == "shard":
         return None if n is None or n <= 0 else -(-size // n)
     return None
-
-
-def _named_like_dataset(name: str) -> bool:
-    return looks_like_dataset(ast.Name(id=name), frozenset())

@@ -17,20 +17,21 @@ a class's bases, a new function) or a tracked entry other blocks read.
 from __future__ import annotations
 
 import ast
+import gc
 import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
-from tflsp.analysis.blocks import Chunk, lexical_extent, split_chunks
+from tflsp.analysis.blocks import Chunk, lexical_extent, normalise_newlines, split_chunks
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, syntax_error_diagnostic
 from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.parsing import ParsedBlock, SyntaxProblem, parse_block, try_parse
 from tflsp.analysis.reads import Dependencies
-from tflsp.analysis.registry import all_detectors, watched_names
+from tflsp.analysis.registry import ModuleFact, all_detectors, module_facts, watched_names
 from tflsp.analysis.summary import ModuleSummary, build_summary
 from tflsp.analysis.suppressions import Suppression, find_suppressions
 from tflsp.catalog import Catalog, load_catalog
@@ -105,13 +106,32 @@ class BlockAnalysis:
     parsed: ParsedBlock
     index: NodeIndex | None
     suppressions: dict[int, Suppression]
+    module_facts: tuple[ModuleFact, ...] = ()
     _facts: BlockFacts | None = None
+    _head: str | None = None
+    _identity: str | None = None
+
+    @property
+    def head(self) -> str:
+        """What identifies the block while it is edited (see :func:`_head`), computed once."""
+        if self._head is None:
+            self._head = _head(self.text)
+        return self._head
+
+    @property
+    def identity(self) -> str:
+        """The block's identity in the semantic model (see :func:`_identity`), computed once."""
+        if self._identity is None:
+            self._identity = _identity(self.head)
+        return self._identity
 
     @property
     def facts(self) -> BlockFacts:
         """Computed on first use: a half-typed block that keeps its last facts never needs them."""
         if self._facts is None:
-            self._facts = extract_facts(self.index) if self.index is not None else EMPTY_FACTS
+            index = self.index
+            found = extract_facts(index, self.module_facts) if index is not None else EMPTY_FACTS
+            self._facts = found
         return self._facts
 
 
@@ -167,8 +187,12 @@ class _Placed:
         tables = summary.tracked
         if tables is None or self.summary.tracked is None or self.deps is None:
             return False
-        same_core = self.summary.core_fingerprint == summary.core_fingerprint
-        return same_core and tables.still_hold(self.deps)
+        if self.summary.core_fingerprint != summary.core_fingerprint:
+            return False
+        if tables.delta is not None and tables.predecessor == id(self.summary.tracked):
+            # Valid for the summary before this one: only what changed since can matter.
+            return self.deps.atoms.isdisjoint(tables.delta)
+        return tables.still_hold(self.deps)
 
 
 class Analyzer:
@@ -186,9 +210,9 @@ class Analyzer:
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
         self._blocks: Generations[str, BlockAnalysis] = Generations()
         self._findings: Generations[
-            tuple[str, int], tuple[list[Diagnostic], Dependencies | None]
+            tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
         ] = Generations()
-        self._summary_key: tuple[BlockFacts, ...] | None = None
+        self._summary_key: tuple[tuple[BlockFacts, ...], tuple[tuple[str, int], ...]] | None = None
         self._summary: ModuleSummary | None = None
         self._previous: dict[int, tuple[str, BlockFacts]] = {}
         # (id of block analysis, line offset) -> the block's final diagnostics, so unchanged
@@ -196,6 +220,7 @@ class Analyzer:
         self._placed: dict[tuple[int, int], _Placed] = {}
         self._watched = watched_names()
         self._detectors = all_detectors()
+        self._module_facts = tuple(module_facts())
         self._severity = config.severity_map
 
     def fork(self) -> Analyzer:
@@ -217,7 +242,7 @@ class Analyzer:
             return cached
         parsed = parse_block(text)
         index = NodeIndex(parsed.tree) if parsed.tree is not None else None
-        analysis = BlockAnalysis(text, parsed, index, find_suppressions(text))
+        analysis = BlockAnalysis(text, parsed, index, find_suppressions(text), self._module_facts)
         self._blocks.put(text, analysis)
         return analysis
 
@@ -256,11 +281,20 @@ class Analyzer:
     # -- summary -----------------------------------------------------------------------------
     def _summarise(self, views: list[BlockView]) -> ModuleSummary:
         facts: list[BlockFacts] = []
+        keys: list[tuple[str, int]] = []
+        seen_heads: dict[str, int] = {}
         previous = self._previous
         current: dict[int, tuple[str, BlockFacts]] = {}
         for view in views:
             analysis = view.analysis
-            head = _head(analysis.text)
+            head = analysis.head
+            # A block's identity while other blocks change: its head (for a statement that is
+            # not a def or class, only that it is one), and which occurrence of that it is
+            # (the semantic model's dependencies are kept by identity).
+            identity = analysis.identity
+            occurrence = seen_heads.get(identity, 0)
+            seen_heads[identity] = occurrence + 1
+            keys.append((identity, occurrence))
             before = previous.get(view.start_line)
             if analysis.parsed.error is not None and before is not None and before[0] == head:
                 # A block with a syntax error (a half-typed line) keeps what it said last time,
@@ -274,14 +308,17 @@ class Analyzer:
             current[view.start_line] = (head, block_facts)
             facts.append(block_facts)
         self._previous = current
-        key = tuple(facts)
+        key = (tuple(facts), tuple(keys))
         if self._summary is not None and key == self._summary_key:
             return self._summary
         summary = build_summary(
             facts,
+            keys=keys,
             target_keras=self.config.target_keras,
             legacy_env=self.config.legacy_env,
             watched=self._watched,
+            previous=self._summary,
+            module_facts=self._module_facts,
         )
         self._summary_key, self._summary = key, summary
         return summary
@@ -296,13 +333,15 @@ class Analyzer:
         )
 
     def _detect(
-        self, analysis: BlockAnalysis, summary: ModuleSummary, active: frozenset[str]
+        self,
+        analysis: BlockAnalysis,
+        summary: ModuleSummary,
+        active: frozenset[str],
+        ordinal: int,
     ) -> tuple[list[Diagnostic], Dependencies | None]:
         tables = summary.tracked
-        # Findings depend on the summary's core plus the tracked-table entries the detectors
-        # read for this block (see tflsp.analysis.reads).
-        fingerprint = summary.core_fingerprint if tables is not None else summary.fingerprint
-        key = (analysis.text, fingerprint)
+        model = summary.model
+        key = _findings_key(analysis, summary, ordinal)
         cached = self._findings.get(key)
         if cached is not None:
             held = cached[1]
@@ -318,7 +357,9 @@ class Analyzer:
                 summary,
                 active,
                 analysis.parsed.neutralised,
+                ordinal,
             )
+            recorded = model.evaluator.recording() if model is not None else None
             if tables is not None:
                 tables.log.start()
             try:
@@ -338,8 +379,16 @@ class Analyzer:
             finally:
                 if tables is not None:
                     tables.log.stop()
+                if model is not None:
+                    model.evaluator.stop()
             findings = _dedupe(ctx.findings)
-            deps = tables.snapshot() if tables is not None else None
+            blocks: tuple[tuple[object, object], ...] = ()
+            names: list[str] = []
+            if model is not None and recorded is not None:
+                numbers = sorted(j for j in recorded if isinstance(j, int))
+                blocks = tuple((model.keys[j], model.blocks[j]) for j in numbers)
+                names = [n for n in recorded if isinstance(n, str)]
+            deps = tables.snapshot(blocks, names) if tables is not None else None
         self._findings.put(key, (findings, deps))
         return findings, deps
 
@@ -349,6 +398,7 @@ class Analyzer:
         summary: ModuleSummary,
         active: frozenset[str],
         offset: int,
+        ordinal: int,
     ) -> _Placed:
         """One block's diagnostics in module lines: syntax error, then unsuppressed findings."""
         out: list[Diagnostic] = []
@@ -365,7 +415,7 @@ class Analyzer:
             )
         sups = analysis.suppressions
         severity = self._severity
-        findings, deps = self._detect(analysis, summary, active)
+        findings, deps = self._detect(analysis, summary, active, ordinal)
         for finding in findings:
             sup = sups.get(finding.line) or sups.get(finding.end_line)
             if sup is not None and sup.covers(finding.code):
@@ -383,22 +433,46 @@ class Analyzer:
             )
         if "\x00" in source:
             return ModuleResult([], None, skipped="file contains NUL bytes (binary?)")
+        # An analysis allocates many small objects that live on (trees, terms, the model's
+        # memos) and makes next to no reference cycles: the cyclic collector, run again and
+        # again over the growing heap meanwhile, would double a cold analysis.  It runs once,
+        # after.
+        collecting = gc.isenabled()
+        if collecting:
+            gc.disable()
+        try:
+            return self._analyze(source)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _analyze(self, source: str) -> ModuleResult:
+        # Lines end at "\r\n", "\r" or "\n" as in Python; positions are the same after this.
+        source = normalise_newlines(source)
         views = self.split(source)
         summary = self._summarise(views)
         active = self._active_codes(summary)
         diagnostics: list[Diagnostic] = []
         previous = self._placed
         placed: dict[tuple[int, int], _Placed] = {}
-        for view in views:
+        for ordinal, view in enumerate(views):
             analysis = view.analysis
             offset = view.start_line - 1
             key = (id(analysis), offset)
             entry = previous.get(key)
             if entry is None or entry.analysis is not analysis or not entry.valid_for(summary):
-                entry = self._place(analysis, summary, active, offset)
-            elif entry.summary is not summary:
-                # New summary, same findings: the detectors' reads still hold.
-                entry = replace(entry, summary=summary)
+                entry = self._place(analysis, summary, active, offset, ordinal)
+            else:
+                if entry.summary is not summary:
+                    # New summary, same findings: the detectors' reads still hold.
+                    entry = _Placed(
+                        entry.analysis, summary, entry.findings, entry.deps, entry.diagnostics
+                    )
+                # Keep the findings cached as used by this analysis: once lines above the block
+                # move (an Enter), the block is placed afresh and must find them there.
+                self._findings.put(
+                    _findings_key(analysis, summary, ordinal), (entry.findings, entry.deps)
+                )
             placed[key] = entry
             diagnostics.extend(entry.diagnostics)
         self._placed = placed
@@ -414,6 +488,20 @@ class Analyzer:
 _STATEMENT_RE = re.compile(
     r"(?:async[ \t]+def|def|class|import|return|raise|pass|try|while|with|del|global|nonlocal|assert)\b"
 )
+
+
+def _findings_key(
+    analysis: BlockAnalysis, summary: ModuleSummary, ordinal: int
+) -> tuple[str, int, object]:
+    """Findings depend on the block's text and the summary's core, plus the tracked-table
+    entries the detectors read for this block (checked separately, see tflsp.analysis.reads).
+    Identical texts at two places may see different values: the block's identity in the
+    semantic model is part of the key."""
+    tables = summary.tracked
+    fingerprint = summary.core_fingerprint if tables is not None else summary.fingerprint
+    model = summary.model
+    identity = model.keys[ordinal] if model is not None and ordinal < len(model.keys) else None
+    return (analysis.text, fingerprint, identity)
 
 
 def _may_continue(message: str, following: str) -> bool:
@@ -463,6 +551,19 @@ def _head(text: str) -> str:
             found = _DEF_NAME_RE.match(stripped)
             return text[:start] + (found.group() if found else line)
         start = end + 1
+
+
+# The identity of every block that is not a function or class in the semantic model: such a
+# block is known by its place (which of these blocks it is), since its first line is what is
+# being typed.
+STATEMENT = "<statement>"
+
+
+def _identity(head: str) -> str:
+    last = head.rpartition("\n")[2].lstrip()
+    if not last or last.startswith("#") or _DEF_NAME_RE.match(last):
+        return head  # a def or class by its name; blank lines and comments by their text
+    return STATEMENT
 
 
 def _with_severity(diagnostic: Diagnostic, severity: str) -> Diagnostic:

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from tflsp.analysis.blocks import first_line_break, line_starts
 from tflsp.analysis.diagnostics import Diagnostic, Edit
 from tflsp.analysis.engine import Analyzer
 
@@ -13,11 +14,8 @@ MAX_ROUNDS = 10
 
 
 def _line_offsets(source: str) -> list[int]:
-    offsets = [0]
-    for i, ch in enumerate(source):
-        if ch == "\n":
-            offsets.append(i + 1)
-    return offsets
+    # Any line break ends a line, as for the analyzer (which reads "\r\n" and "\r" as "\n").
+    return line_starts(source)
 
 
 def _offset(offsets: list[int], source: str, line: int, column: int) -> int:
@@ -27,13 +25,18 @@ def _offset(offsets: list[int], source: str, line: int, column: int) -> int:
 
 
 def apply_edits(source: str, edits: Iterable[Edit]) -> str:
-    """Apply non-overlapping edits (later ones in conflict are dropped)."""
+    r"""Apply non-overlapping edits (later ones in conflict are dropped).
+
+    Fixes write ``\n``; in a file whose first line break is another, they write that one.
+    """
     offsets = _line_offsets(source)
+    newline = first_line_break(source) if "\r" in source else "\n"
     spans = []
     for edit in edits:
         start = _offset(offsets, source, edit.line, edit.column)
         end = _offset(offsets, source, edit.end_line, edit.end_column)
-        spans.append((start, end, edit.text))
+        text = edit.text.replace("\n", newline) if newline != "\n" else edit.text
+        spans.append((start, end, text))
     spans.sort(key=lambda s: (s[0], s[1]))
     kept: list[tuple[int, int, str]] = []
     last_end = -1

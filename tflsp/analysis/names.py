@@ -37,11 +37,32 @@ _KERAS_ALIASES = {
 }
 
 
+# ``tf.compat.v2`` is TensorFlow 2's own API (TF-Hub, TFDS and tensorflow/models import it as
+# ``tf``); these ``compat.v1`` names are the very same objects as their TF2 namesakes.
+_TF_ALIASES = {
+    "tensorflow.compat.v1.function": "tensorflow.function",
+    "tensorflow.compat.v1.py_function": "tensorflow.py_function",
+    "tensorflow.compat.v1.numpy_function": "tensorflow.numpy_function",
+    "tensorflow.compat.v1.print": "tensorflow.print",
+    "tensorflow.compat.v1.init_scope": "tensorflow.init_scope",
+    "tensorflow.compat.v1.GradientTape": "tensorflow.GradientTape",
+}
+
+
 def canonical(qualname: str) -> str:
     for prefix in _KERAS_PREFIXES:
         if qualname == prefix or qualname.startswith(prefix + "."):
             qualname = "keras" + qualname[len(prefix) :]
             break
+    else:
+        if qualname.startswith("tensorflow.compat.v"):
+            if qualname == "tensorflow.compat.v2" or (
+                qualname.startswith("tensorflow.compat.v2.")
+                and qualname != "tensorflow.compat.v2.enable_v2_behavior"  # only there
+            ):
+                qualname = "tensorflow" + qualname[len("tensorflow.compat.v2") :]
+            else:
+                qualname = _TF_ALIASES.get(qualname, qualname)
     return _KERAS_ALIASES.get(qualname, qualname)
 
 

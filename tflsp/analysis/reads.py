@@ -10,9 +10,9 @@ same values.  Reading a table as a whole (iterating it) makes the block depend o
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 _MISSING = object()
 
@@ -177,15 +177,82 @@ class Dependencies:
 
     values: tuple[tuple[str, Hashable, object], ...]  # (table, key, value read)
     digests: tuple[tuple[str, int], ...]  # (table, digest) for tables read as a whole
+    # The semantic model: the module's structure, the facts of every block whose facts the
+    # block's questions read (by block identity), and the shape of every module name they
+    # looked up (where the module binds it).
+    structure: int = 0
+    blocks: tuple[tuple[Hashable, object], ...] = ()
+    names: tuple[tuple[str, object], ...] = ()
+
+    @property
+    def atoms(self) -> frozenset[Hashable]:
+        """Everything read, as atoms a summary's :attr:`TrackedTables.delta` can name."""
+        found = self.__dict__.get("_atoms")
+        if found is None:
+            found = frozenset(
+                (
+                    *(("b", key) for key, _ in self.blocks),
+                    *(("n", name) for name, _ in self.names),
+                    *(("t", table, key) for table, key, _ in self.values),
+                    *(("d", table) for table, _ in self.digests),
+                )
+            )
+            object.__setattr__(self, "_atoms", found)
+        return found
+
+
+class SemanticSource(Protocol):
+    """What the tables need from the semantic model (:class:`ModuleModel`)."""
+
+    structure: int
+    facts_by_key: dict[Hashable, Any]
+    name_shapes: dict[str, Any]
 
 
 class TrackedTables:
     """The tracked tables of one summary, by name, with their digests."""
 
-    def __init__(self, log: ReadLog, tables: dict[str, TrackedDict | TrackedSet]) -> None:
+    def __init__(
+        self,
+        log: ReadLog,
+        tables: dict[str, TrackedDict | TrackedSet],
+        model: SemanticSource | None = None,
+    ) -> None:
         self.log = log
         self.tables = tables
+        self.model = model
         self._digests: dict[str, int] = {}
+        # What changed since the previous summary's tables (:meth:`compare`), as atoms of
+        # :attr:`Dependencies.atoms`; None when unknown (then every read is checked).
+        self.delta: frozenset[Hashable] | None = None
+        self.predecessor: int | None = None  # id of the tables the delta is relative to
+
+    def compare(
+        self, previous: TrackedTables, blocks: Iterable[Hashable], names: Iterable[str]
+    ) -> None:
+        """Record what changed since ``previous``: the given block identities and names, and
+        the table entries whose values differ."""
+        atoms: set[Hashable] = {("b", key) for key in blocks}
+        atoms.update(("n", name) for name in names)
+        for table, now in self.tables.items():
+            before = previous.tables.get(table)
+            if before is None:
+                return
+            if before is now:
+                continue
+            changed = False
+            if isinstance(now, TrackedDict) and isinstance(before, TrackedDict):
+                for key in dict.keys(before) | dict.keys(now):
+                    if dict.get(before, key, _MISSING) != dict.get(now, key, _MISSING):
+                        atoms.add(("t", table, key))
+                        changed = True
+            elif now != before:
+                atoms.update(("t", table, key) for key in frozenset(now) ^ frozenset(before))
+                changed = True
+            if changed:
+                atoms.add(("d", table))
+        self.delta = frozenset(atoms)
+        self.predecessor = id(previous)
 
     def lookup(self, table: str, key: Hashable) -> object:
         found = self.tables[table]
@@ -204,8 +271,11 @@ class TrackedTables:
             self._digests[table] = value
         return value
 
-    def snapshot(self) -> Dependencies:
-        """The dependencies recorded since :meth:`ReadLog.start`."""
+    def snapshot(
+        self, blocks: tuple[tuple[Hashable, object], ...] = (), names: Iterable[str] = ()
+    ) -> Dependencies:
+        """The dependencies recorded since :meth:`ReadLog.start` (``blocks``: the semantic
+        facts read, by block identity; ``names``: the module names looked up)."""
         log = self.log
         values = tuple(
             (table, key, self.lookup(table, key))
@@ -214,9 +284,32 @@ class TrackedTables:
             for key in keys
         )
         digests = tuple((table, self.digest(table)) for table in sorted(log.whole))
-        return Dependencies(values, digests)
+        model = self.model
+        if model is None:
+            return Dependencies(values, digests, 0, blocks)
+        shapes = model.name_shapes
+        return Dependencies(
+            values,
+            digests,
+            model.structure,
+            blocks,
+            tuple((name, shapes.get(name)) for name in sorted(names)),
+        )
 
     def still_hold(self, deps: Dependencies) -> bool:
+        model = self.model
+        if model is not None:
+            if model.structure != deps.structure:
+                return False
+            facts = model.facts_by_key
+            for key, seen in deps.blocks:
+                now = facts.get(key)
+                if now is not seen and now != seen:
+                    return False
+            shapes = model.name_shapes
+            for name, shape in deps.names:
+                if shapes.get(name) != shape:
+                    return False
         lookup = self.lookup
         for table, key, value in deps.values:
             if lookup(table, key) != value:

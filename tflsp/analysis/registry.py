@@ -11,14 +11,13 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from tflsp.analysis.context import BlockContext
-    from tflsp.analysis.index import NodeIndex
-    from tflsp.analysis.summary import ModuleSummary
-
-DetectorFn = Callable[["BlockContext"], None]
+# The registry sits below everything else of the analyzer (the engine, facts and summary use
+# it; detectors register with it), so it names the types it stores without importing them:
+# a detector takes a BlockContext, a module fact's extract a NodeIndex and its combine the
+# values and the ModuleSummary.
+DetectorFn = Callable[[Any], None]
 
 
 @dataclass(frozen=True)
@@ -39,8 +38,12 @@ class ModuleFact:
     """
 
     name: str
-    extract: Callable[[NodeIndex], Hashable]
-    combine: Callable[[Sequence[Hashable], ModuleSummary], Hashable]
+    extract: Callable[[Any], Hashable]
+    combine: Callable[[Sequence[Hashable], Any], Hashable]
+    # The combine asks the semantic model for values (``summary.model``): it runs again
+    # whenever the model changes; otherwise only when the blocks' extracted values, the
+    # module's imports, functions and classes, or the names it resolved change.
+    reads_values: bool = False
 
 
 _DETECTORS: list[Detector] = []
@@ -70,11 +73,13 @@ def watch(*names: str) -> None:
 
 def module_fact(
     name: str,
-    extract: Callable[[NodeIndex], Hashable],
-    combine: Callable[[Sequence[Hashable], ModuleSummary], Hashable],
+    extract: Callable[[Any], Hashable],
+    combine: Callable[[Sequence[Hashable], Any], Hashable],
+    *,
+    reads_values: bool = False,
 ) -> None:
     """Register a module-wide fact (see :class:`ModuleFact`)."""
-    _MODULE_FACTS[name] = ModuleFact(name, extract, combine)
+    _MODULE_FACTS[name] = ModuleFact(name, extract, combine, reads_values)
 
 
 def _load() -> None:

@@ -1,42 +1,34 @@
 """The module summary: every block's facts combined and resolved.
 
-It answers the questions a single block cannot: what ``tf`` is, which classes are Keras layers
-(also through local base classes), and which functions run as a graph (decorated, Keras
-methods, Dataset.map/compile arguments, and everything they call in this module).
+It answers the questions a single block cannot, from the semantic model
+(:mod:`tflsp.analysis.semantic`): what ``tf`` is, which classes are Keras layers (through
+aliases and local bases), which function definitions run as a graph, which objects reach which
+save and load, which module names go stale for graph code.
+
+Tables whose entries change while typing inside functions are :class:`TrackedDict` s: a block's
+cached findings are reused while the entries it read keep their values
+(:mod:`tflsp.analysis.reads`).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
-from tflsp.analysis.facts import (
-    DATASET_IF_PREFIX,
-    KERAS_GRAPH_METHODS,
-    RESOLVED_PREFIX,
-    BlockFacts,
-    ClassFacts,
-    FunctionFacts,
-)
-from tflsp.analysis.names import keras_flavor, resolve_dotted
-from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedSet, TrackedTables
-from tflsp.analysis.registry import module_facts
+from tflsp.analysis.facts import BlockFacts, ClassFacts, FunctionFacts
+from tflsp.analysis.names import canonical, keras_flavor, resolve_dotted
+from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedTables
+from tflsp.analysis.registry import ModuleFact
+from tflsp.analysis.semantic.captures import StaleGlobals, eager_switches, stale_globals
+from tflsp.analysis.semantic.evaluate import BlockParts
+from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph, recursion
+from tflsp.analysis.semantic.model import ModuleModel, qualname_of
+from tflsp.analysis.semantic.saving import SavingFlow, build_saving
 
-TF_FUNCTION = "tensorflow.function"
+BlockKey = tuple[str, int]  # a block's head (see the engine) and its occurrence number
 
-
-@dataclass(frozen=True, slots=True)
-class GraphInfo:
-    """Why a function runs as a graph.
-
-    ``kind``: ``tf.function`` | ``keras`` (Layer.call, train_step, ...) | ``dataset``
-    (Dataset.map and friends) | ``compile`` (loss/metric) | ``called`` (called from graph code).
-    ``origin`` is the function id the chain starts from.
-    """
-
-    kind: str
-    origin: str
+__all__ = ["BlockKey", "GraphInfo", "ModuleSummary", "build_summary", "decide_keras_version"]
 
 
 @dataclass
@@ -45,48 +37,87 @@ class ModuleSummary:
     functions: dict[str, FunctionFacts]
     classes: dict[str, ClassFacts]
     keras_classes: dict[str, str]  # class id -> "layer" | "model" | "module" (tf.Module)
-    graph: dict[str, GraphInfo]
-    wrapper_decorators: frozenset[str]
-    dataset_names: frozenset[str]
-    reassigned_globals: frozenset[str]  # module names bound more than once
+    graph: dict[str, GraphInfo]  # function id -> why it runs as a graph
     features: frozenset[str]  # watched callees present in the module
-    # name -> what it was assigned from: canonical callees ("tensorflow.function") or
-    # "local:<id>" for classes/functions of this module.  Only resolvable callees are kept.
-    assigned: dict[str, frozenset[str]]
     keras_version: int
     keras_flavors: frozenset[str]
     fingerprint: int = field(default=0)
     # Combined module facts registered by detector families (``registry.module_fact``).
     extra: dict[str, object] = field(default_factory=dict)
-    # Everything but the tables in ``tracked`` (assignments, dataset names, the graph map),
-    # whose reads are recorded per block instead (see :mod:`tflsp.analysis.reads`).
+    # Everything but the tables in ``tracked`` and the semantic facts of the blocks, whose
+    # reads are recorded per block instead (see :mod:`tflsp.analysis.reads`).
     core_fingerprint: int = field(default=0)
     tracked: TrackedTables | None = field(default=None, repr=False, compare=False)
+    model: ModuleModel | None = field(default=None, repr=False, compare=False)
+    graph_map: GraphMap | None = field(default=None, repr=False, compare=False)
+    # Local class id -> what saving does to it (:mod:`tflsp.analysis.semantic.saving`).
+    saving: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    saving_flow: SavingFlow | None = field(default=None, repr=False, compare=False)
+    local_bases: frozenset[str] = frozenset()  # local classes other local classes derive from
+    # Top-level definition id -> module names its graph code reads that go stale
+    # (:mod:`tflsp.analysis.semantic.captures`).
+    stale_globals: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    # Block identity -> is eager execution switched back off later in the module?
+    eager_switches: dict[object, bool] = field(default_factory=dict, repr=False)
+    # Function id -> tf.functions it re-enters while being traced with them (TFL114).
+    recursion: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    # What the next summary may reuse: the block facts this one was built from, and per
+    # combined module fact the module names its combine resolved through the model.
+    block_facts: tuple[BlockFacts, ...] = field(default=(), repr=False, compare=False)
+    switch_parts: BlockParts | None = field(default=None, repr=False, compare=False)
+    stale_flow: StaleGlobals | None = field(default=None, repr=False, compare=False)
+    extra_deps: dict[str, tuple[tuple[object, ...], frozenset[int | str]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def resolve(self, name: str) -> str | None:
-        return resolve_dotted(name, self.imports)
+        """Canonical name of a dotted text read by module code at the end of the module
+        (``keras = tf.keras`` makes ``keras.models.load_model`` a Keras name)."""
+        found = resolve_dotted(name, self.imports)
+        if found is not None or self.model is None:
+            return found
+        head, _, rest = name.partition(".")
+        base = qualname_of(self.model.final(head))
+        if base is None:
+            return None
+        return canonical(f"{base}.{rest}" if rest else base)
 
     def class_kind(self, class_id: str) -> str | None:
         return self.keras_classes.get(class_id)
 
+    @property
+    def assigned(self) -> Mapping[str, frozenset[str]]:
+        """Module name -> what it holds once the module ran, as qualified names of classes
+        and functions (``keras.Sequential``, ``local:<class id>``).  Kept for the language
+        server's hover; detectors ask :meth:`BlockContext.value`."""
+        return _Holds(self.model)
+
     def has(self, feature: str) -> bool:
         return feature in self.features
 
-    def holds(self, name: str, *callees: str) -> bool:
-        """Was ``name`` assigned from a call of one of ``callees`` somewhere in the module?"""
-        return not self.assigned.get(name, frozenset()).isdisjoint(callees)
 
+class _Holds(Mapping[str, frozenset[str]]):
+    def __init__(self, model: ModuleModel | None) -> None:
+        self.model = model
 
-def _kind_of_base(qualname: str | None) -> str | None:
-    if qualname is None:
-        return None
-    if qualname in ("keras.Model", "keras.Sequential") or qualname.startswith("keras.models."):
-        return "model"
-    if qualname == "keras.Layer" or qualname.startswith("keras.layers."):
-        return "layer"
-    if qualname == "tensorflow.Module":
-        return "module"
-    return None
+    def __getitem__(self, name: str) -> frozenset[str]:
+        if self.model is None:
+            raise KeyError(name)
+        out: set[str] = set()
+        for value in self.model.final(name):
+            if value.kind == "instance" and value.ref:
+                out.add(value.ref)
+            elif value.kind in ("name", "function", "class") and value.ref:
+                out.add(value.ref if value.is_local else canonical(value.ref))
+        if not out:
+            raise KeyError(name)
+        return frozenset(out)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
 
 
 def decide_keras_version(target: str, flavors: Iterable[str], legacy_env: bool) -> int:
@@ -100,180 +131,205 @@ def decide_keras_version(target: str, flavors: Iterable[str], legacy_env: bool) 
 def build_summary(
     facts: Sequence[BlockFacts],
     *,
+    keys: Sequence[BlockKey] | None = None,
     target_keras: str = "auto",
     legacy_env: bool = False,
     watched: frozenset[str] = frozenset(),
+    previous: ModuleSummary | None = None,
+    module_facts: Sequence[ModuleFact] = (),
 ) -> ModuleSummary:
-    raw_imports: dict[str, str] = {}
-    functions: dict[str, FunctionFacts] = {}
-    classes: dict[str, ClassFacts] = {}
-    dataset_names: set[str] = set()
-    assigned: Counter[str] = Counter()
-    called: set[str] = set()
-    raw_assignments: list[tuple[str, str]] = []
-    for block in facts:
-        raw_imports.update(block.imports)
-        for fn in block.functions:
-            functions[fn.id] = fn
-        for cls in block.classes:
-            classes[cls.id] = cls
-        dataset_names |= block.dataset_names
-        assigned.update(block.assigned_globals)
-        called |= block.called
-        raw_assignments.extend(block.assignments)
+    facts = tuple(facts)
+    # Typing changes one block's semantic facts most of the time: what depends on the other
+    # facts only is taken from the previous summary when they are unchanged.
+    before = previous.block_facts if previous is not None else ()
+    same_core = previous is not None and _same_core(before, facts)
+    if same_core:
+        assert previous is not None
+        imports, functions, classes = previous.imports, previous.functions, previous.classes
+    else:
+        raw_imports: dict[str, str] = {}
+        functions = {}
+        classes = {}
+        for block in facts:
+            raw_imports.update(block.imports)
+            for fn in block.functions:
+                functions[fn.id] = fn
+            for cls in block.classes:
+                classes[cls.id] = cls
+        imports = dict(raw_imports)
 
-    flavors = frozenset(f for f in (keras_flavor(t) for t in raw_imports.values()) if f)
-    imports = dict(raw_imports)
+    flavors = frozenset(f for f in (keras_flavor(t) for t in imports.values()) if f)
 
-    # Keras classes, through local bases, to a fixed point (classes may come in any order).
-    keras_classes: dict[str, str] = {}
-    by_name = {cls.name: cls.id for cls in classes.values()}
-    changed = True
-    while changed:
-        changed = False
-        for cls in classes.values():
-            if cls.id in keras_classes:
-                continue
-            for base in cls.bases:
-                kind = keras_classes.get(by_name.get(base, ""))
-                if kind is None:
-                    kind = _kind_of_base(resolve_dotted(base, imports))
-                if kind is not None:
-                    keras_classes[cls.id] = kind
-                    changed = True
-                    break
+    keras_version = decide_keras_version(target_keras, flavors, legacy_env)
+    model = ModuleModel(
+        [block.semantic for block in facts],
+        keras_version=keras_version,
+        keys=keys,
+        previous=previous.model if previous is not None else None,
+    )
+    evaluator = model.evaluator
+    # Keras classes, by value of their bases (aliases and local bases included); remembered
+    # with what they read, like every other answer of the model.
+    keras_classes, local_bases = evaluator._memoized(
+        ("keras-classes",), partial(_keras_classes, model), ({}, frozenset())
+    )
 
-    def resolves_to_tf_function(text: str) -> bool:
-        if text.startswith(RESOLVED_PREFIX):
-            return text[1:] == TF_FUNCTION
-        return resolve_dotted(text, imports) == TF_FUNCTION
+    graph_map = build_graph(model, previous.graph_map if previous is not None else None)
+    saving_flow = build_saving(model, previous.saving_flow if previous is not None else None)
+    stale_flow = stale_globals(
+        model, graph_map, previous.stale_flow if previous is not None else None
+    )
+    stale: dict[str, set[str]] = {}
+    for top, name in stale_flow.pairs:
+        stale.setdefault(top, set()).add(name)
 
-    # A local decorator that returns tf.function(...) or a nested tf.function makes a graph too.
-    wrappers: set[str] = set()
-    for fn in functions.values():
-        if fn.parent_id is not None or fn.class_id is not None:
-            continue
-        for ret in fn.returns:
-            nested = functions.get(f"{fn.id}.{ret}")
-            if resolves_to_tf_function(ret) or (
-                nested is not None and any(resolves_to_tf_function(d) for d in nested.decorators)
-            ):
-                wrappers.add(fn.id)
+    if (
+        previous is not None
+        and same_core
+        and all(a is b or a.called == b.called for a, b in zip(before, facts, strict=True))
+    ):
+        features = previous.features
+    else:
+        called: set[str] = set()
+        for block in facts:
+            called |= block.called
+        # ".fit" watches a method name on any receiver; anything else is a resolved callee.
+        resolved_called: set[str] = set()
+        for text in called:
+            if not text.startswith("."):
+                callee = resolve_dotted(text, imports)
+                if callee is not None and callee.startswith("tensorflow.compat.v1."):
+                    callee = "tensorflow." + callee[len("tensorflow.compat.v1.") :]  # TF1 mode
+                if callee is not None:
+                    resolved_called.add(callee)
+        features = frozenset(w for w in watched if w in called or w in resolved_called)
 
-    graph: dict[str, GraphInfo] = {}
-    for fn in functions.values():
-        for deco in fn.decorators:
-            if resolves_to_tf_function(deco) or deco in wrappers:
-                graph[fn.id] = GraphInfo("tf.function", fn.id)
-                break
-        else:
-            kind_of_class = keras_classes.get(fn.class_id or "")
-            if kind_of_class in ("layer", "model") and fn.name in KERAS_GRAPH_METHODS:
-                graph[fn.id] = GraphInfo("keras", fn.id)
-
-    for block in facts:
-        for root in block.roots:
-            if root.via == "@dataset" or (
-                root.via.startswith(DATASET_IF_PREFIX)
-                and root.via[len(DATASET_IF_PREFIX) :] in dataset_names
-            ):
-                kind = "dataset"
-            elif root.via == "@compile":
-                kind = "compile"
-            elif resolves_to_tf_function(root.via) or root.via in wrappers:
-                kind = "tf.function"
-            else:
-                continue
-            target = _resolve_function(
-                root.target, root.scope, root.class_id, functions, classes, by_name
-            )
-            if target is not None and target not in graph:
-                graph[target] = GraphInfo(kind, target)
-
-    # Everything a graph function calls in this module is traced with it.
-    queue = list(graph)
-    while queue:
-        current = queue.pop()
-        caller = functions.get(current)
-        if caller is None:
-            continue
-        origin = graph[current].origin
-        for name in caller.calls:
-            target = _resolve_function(
-                name, caller.id, caller.class_id, functions, classes, by_name
-            )
-            if target is not None and target not in graph:
-                graph[target] = GraphInfo("called", origin)
-                queue.append(target)
-
-    # ".fit" watches a method name on any receiver; anything else is a resolved callee.
-    resolved_called = {resolve_dotted(c, imports) for c in called if not c.startswith(".")}
-    features = frozenset(w for w in watched if w in called or w in resolved_called)
-
-    held: dict[str, set[str]] = {}
-    class_names = {cls.name: cls.id for cls in classes.values()}
-    for name, callee in raw_assignments:
-        if callee in class_names:
-            value: str | None = f"local:{class_names[callee]}"
-        elif callee in functions:
-            value = f"local:{callee}"
-        else:
-            value = resolve_dotted(callee, imports)
-            if value is not None and value.startswith("builtins."):
-                value = None
-        if value is not None:
-            held.setdefault(name, set()).add(value)
-    assigned_from = {name: frozenset(values) for name, values in held.items()}
-
+    switches, switch_parts = eager_switches(
+        model, previous.switch_parts if previous is not None else None
+    )
     log = ReadLog()
-    tracked_graph = TrackedDict("graph", log, graph)
-    tracked_assigned = TrackedDict("assigned", log, assigned_from)
-    tracked_datasets = TrackedSet("dataset_names", log, dataset_names)
+    tables = {
+        "graph": TrackedDict("graph", log, graph_map.graph),
+        "saving": TrackedDict("saving", log, saving_flow.classes),
+        "stale_globals": TrackedDict(
+            "stale_globals", log, {top: frozenset(names) for top, names in stale.items()}
+        ),
+        "eager_switches": TrackedDict("eager_switches", log, switches),
+        "recursion": TrackedDict("recursion", log, recursion(graph_map)),
+    }
     summary = ModuleSummary(
         imports=imports,
         functions=functions,
         classes=classes,
         keras_classes=keras_classes,
-        graph=tracked_graph,
-        wrapper_decorators=frozenset(wrappers),
-        dataset_names=tracked_datasets,
-        reassigned_globals=frozenset(n for n, count in assigned.items() if count > 1),
+        graph=tables["graph"],
         features=features,
-        assigned=tracked_assigned,
-        keras_version=decide_keras_version(target_keras, flavors, legacy_env),
+        keras_version=keras_version,
         keras_flavors=flavors,
+        model=model,
+        graph_map=graph_map,
+        saving=tables["saving"],
+        saving_flow=saving_flow,
+        local_bases=frozenset(local_bases),
+        stale_globals=tables["stale_globals"],
+        eager_switches=tables["eager_switches"],
+        recursion=tables["recursion"],
     )
-    per_block = [dict(block.extra) for block in facts]
-    for fact in module_facts():
-        summary.extra[fact.name] = fact.combine([b.get(fact.name) for b in per_block], summary)
-    tables = TrackedTables(
-        log,
-        {"graph": tracked_graph, "assigned": tracked_assigned, "dataset_names": tracked_datasets},
+    summary.block_facts = facts
+    summary.switch_parts = switch_parts
+    summary.stale_flow = stale_flow
+    # A module fact's combine is run again only when a block's extracted value, the module's
+    # imports, functions or Keras classes, or what it asked the model (recorded) changed.
+    reusable = (
+        previous is not None
+        and same_core
+        and model.edited is not None
+        and keras_classes == previous.keras_classes
     )
-    summary.tracked = tables
+    changed_atoms = evaluator._changed
+    # Blocks whose extracted values differ from the previous summary's.
+    differing = (
+        [
+            k
+            for k, (a, b) in enumerate(zip(before, facts, strict=True))
+            if a.extra is not b.extra and a.extra != b.extra
+        ]
+        if reusable
+        else []
+    )
+    per_block: list[dict[str, object]] | None = None
+    for fact in module_facts:
+        if reusable:
+            assert previous is not None
+            held = previous.extra_deps.get(fact.name)
+            if (
+                held is not None
+                and held[1].isdisjoint(changed_atoms)
+                and all(
+                    _value(before[k], fact.name) == _value(facts[k], fact.name) for k in differing
+                )
+            ):
+                summary.extra[fact.name] = previous.extra[fact.name]
+                summary.extra_deps[fact.name] = held
+                continue
+        if per_block is None:
+            per_block = [dict(block.extra) for block in facts]
+        values = tuple(b.get(fact.name) for b in per_block)
+        recorded = evaluator.recording()
+        try:
+            summary.extra[fact.name] = fact.combine(list(values), summary)
+        finally:
+            evaluator.stop()
+        summary.extra_deps[fact.name] = (values, frozenset(recorded))
+    tracked = TrackedTables(log, dict(tables), model)
+    summary.tracked = tracked
+    if previous is not None and previous.tracked is not None and model.edited is not None:
+        tracked.compare(
+            previous.tracked,
+            (model.keys[k] for k in model.edited[0]),
+            (atom for atom in evaluator._changed if isinstance(atom, str)),
+        )
     summary.core_fingerprint = hash(
         (
             frozenset(imports.items()),
             frozenset(keras_classes.items()),
-            summary.wrapper_decorators,
-            summary.reassigned_globals,
             features,
             summary.keras_version,
             flavors,
             frozenset((c.id, c.bases, c.decorators, c.methods) for c in classes.values()),
             frozenset(functions),
             frozenset(summary.extra.items()),
+            saving_flow.registers_by_hand,
+            summary.local_bases,
         )
     )
     summary.fingerprint = hash(
-        (
-            summary.core_fingerprint,
-            tables.digest("graph"),
-            tables.digest("assigned"),
-            tables.digest("dataset_names"),
-        )
+        (summary.core_fingerprint, *(tracked.digest(name) for name in sorted(tables)))
     )
     return summary
+
+
+def _same_core(before: Sequence[BlockFacts], now: Sequence[BlockFacts]) -> bool:
+    """The same imports, functions and classes in every block."""
+    return len(before) == len(now) and all(
+        a is b or (a.imports == b.imports and a.functions == b.functions and a.classes == b.classes)
+        for a, b in zip(before, now, strict=True)
+    )
+
+
+def _value(block: BlockFacts, name: str) -> object:
+    return next((value for fact, value in block.extra if fact == name), None)
+
+
+def _keras_classes(model: ModuleModel) -> tuple[dict[str, str], frozenset[str]]:
+    keras_classes: dict[str, str] = {}
+    local_bases: set[str] = set()
+    for gid in model.classes:
+        kind = model.class_base(gid)
+        if kind in ("layer", "model", "module"):
+            keras_classes[gid] = kind
+        local_bases.update(model.local_bases(gid))
+    return keras_classes, frozenset(local_bases)
 
 
 def _resolve_function(

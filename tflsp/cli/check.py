@@ -7,17 +7,17 @@ import difflib
 import gc
 import os
 import sys
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from tflsp.analysis.engine import Analyzer
+from tflsp.analysis.engine import Analyzer, LintConfig
 from tflsp.analysis.fixes import fix_source
-from tflsp.catalog import load_catalog
+from tflsp.catalog import Catalog, load_catalog
+from tflsp.cli.cache import CheckCache, content_digest, resolve_directory
 from tflsp.cli.formats import FileReport, render_json, render_text, summary_line
 from tflsp.cli.notebooks import check_notebook, is_notebook
 from tflsp.cli.sarif import render_sarif
-from tflsp.cli.sources import SourceError, decode, discover, read_source, write_source
+from tflsp.cli.sources import SourceError, decode, discover, read_bytes, write_source
 from tflsp.settings import Settings, SettingsError
 
 # Below this many files, starting worker processes costs more than it saves.
@@ -89,6 +89,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--quiet", "-q", action="store_true", help="print diagnostics only, no summary"
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="analyse every file; neither read nor write the cache",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="where the cache lives (default: .tflsp_cache in the project root)",
     )
     add_rule_selection_arguments(parser)
     parser.set_defaults(handler=run)
@@ -176,24 +186,29 @@ class _Checker:
         report.diagnostics = result.diagnostics
         return report, fixed_text
 
-    def check_file(self, path: str) -> FileReport:
+    def check_file(self, path: str) -> tuple[FileReport, str | None]:
+        """The file's report, and the digest of its bytes when the report's findings are those
+        of the file as it is on disk (not when fixes changed it, nor when it was unreadable)."""
         self._checked += 1
         if self._checked % _COLLECT_EVERY == 0:
             gc.collect()
         try:
-            source = read_source(path)
+            data = read_bytes(path)
+            source = decode(data)
         except SourceError as exc:
-            return FileReport(path, error=str(exc))
+            return FileReport(path, error=str(exc)), None
         report, fixed_text = self.check_text(path, source.text)
         if report.error:
-            return report
-        if self.fix and not self.diff and fixed_text != source.text:
-            try:
-                write_source(path, source, fixed_text)
-            except OSError as exc:
-                report.error = f"cannot write fixes: {exc.strerror or exc}"
-                report.fixed = 0
-        return report
+            return report, None
+        if fixed_text != source.text:
+            if self.fix and not self.diff:
+                try:
+                    write_source(path, source, fixed_text)
+                except OSError as exc:
+                    report.error = f"cannot write fixes: {exc.strerror or exc}"
+                    report.fixed = 0
+            return report, None
+        return report, content_digest(data)
 
 
 _worker: _Checker | None = None
@@ -204,14 +219,40 @@ def _init_worker(settings: Settings, fix: bool, unsafe: bool, diff: bool) -> Non
     _worker = _Checker(settings, fix, unsafe, diff)
 
 
-def _check_in_worker(path: str) -> FileReport:
+def _check_in_worker(path: str) -> tuple[FileReport, str | None]:
     assert _worker is not None
     return _worker.check_file(path)
 
 
+class _Rules:
+    """The rule set of each path, resolved once when no per-file ignores make them differ."""
+
+    def __init__(self, settings: Settings, catalog: Catalog) -> None:
+        self.settings = settings
+        self.catalog = catalog
+        self._shared = None if settings.per_file_ignores else settings.lint_config(catalog)
+
+    def __call__(self, path: str) -> LintConfig:
+        if self._shared is not None:
+            return self._shared
+        return self.settings.lint_config(self.catalog, path)
+
+
 def check_paths(
-    paths: Sequence[str], settings: Settings, *, fix: bool, unsafe: bool, diff: bool, jobs: int
+    paths: Sequence[str],
+    settings: Settings,
+    *,
+    fix: bool,
+    unsafe: bool,
+    diff: bool,
+    jobs: int,
+    cache: CheckCache | None = None,
 ) -> list[FileReport]:
+    """Check files and directories; with a cache, unchanged files are not analysed again.
+
+    Fixing always analyses (the cache holds findings, not fixed texts); what it finds in files
+    it left unchanged is cached for the next run.
+    """
     files: list[str] = []
     reports: dict[str, FileReport] = {}
     for path, error in discover(paths):
@@ -219,23 +260,46 @@ def check_paths(
             reports[path] = FileReport(path, error=error)
         elif path not in reports:
             files.append(path)
+    done: dict[str, FileReport] = {}
+    rules = _Rules(settings, load_catalog()) if cache is not None else None
+    if cache is not None and rules is not None and not (fix or diff):
+        for path in files:
+            try:
+                data = read_bytes(path)
+            except SourceError:
+                continue  # analysed below, where the error is reported
+            hit = cache.get(cache.entry_key(path, content_digest(data), rules(path)), path)
+            if hit is not None:
+                done[path] = hit
+    todo = [path for path in files if path not in done]
+    for report, digest in _analyse(todo, settings, fix=fix, unsafe=unsafe, diff=diff, jobs=jobs):
+        done[report.path] = report
+        if cache is not None and rules is not None and digest is not None:
+            cache.put(cache.entry_key(report.path, digest, rules(report.path)), report)
+    # Discovery order: arguments as given, directories sorted.
+    for path in files:
+        reports[path] = done[path]
+    return list(reports.values())
+
+
+def _analyse(
+    files: list[str], settings: Settings, *, fix: bool, unsafe: bool, diff: bool, jobs: int
+) -> Iterator[tuple[FileReport, str | None]]:
     jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
     if jobs > 1 and len(files) >= _PARALLEL_THRESHOLD:
+        # Imported here: a warm cached run starts no worker and should not pay for the import.
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(
             max_workers=min(jobs, len(files)),
             initializer=_init_worker,
             initargs=(settings, fix, unsafe, diff),
         ) as pool:
-            for report in pool.map(
-                _check_in_worker, files, chunksize=max(1, len(files) // (jobs * 4))
-            ):
-                reports[report.path] = report
-    else:
+            yield from pool.map(_check_in_worker, files, chunksize=max(1, len(files) // (jobs * 4)))
+    elif files:
         checker = _Checker(settings, fix, unsafe, diff)
         for path in files:
-            reports[path] = checker.check_file(path)
-    # Discovery order: arguments as given, directories sorted.
-    return list(reports.values())
+            yield checker.check_file(path)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -272,6 +336,12 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(fixed_text)
             return 1 if report.diagnostics and not args.exit_zero else 0
     else:
+        cache = None
+        if not args.no_cache:
+            directory = resolve_directory(
+                args.cache_dir, settings.cache_dir, settings.root, start.resolve()
+            )
+            cache = CheckCache(directory)
         try:
             reports = check_paths(
                 args.paths,
@@ -280,10 +350,14 @@ def run(args: argparse.Namespace) -> int:
                 unsafe=args.unsafe_fixes,
                 diff=args.diff,
                 jobs=args.jobs,
+                cache=cache,
             )
         except SettingsError as exc:
             print(f"tflsp: error: {exc}", file=sys.stderr)
             return 2
+        problem = cache.save() if cache is not None else None
+        if problem:
+            print(f"tflsp: warning: {problem}", file=sys.stderr)
 
     for report in reports:
         if report.error:

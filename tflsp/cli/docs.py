@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import webbrowser
 from pathlib import Path
 
 from tflsp.catalog import CatalogError, load_catalog
-from tflsp.cli.formats import docs_url
+from tflsp.cli import links
+from tflsp.cli.links import local_site, site_candidates
 from tflsp.settings import Settings, SettingsError
 
 BUILD_COMMANDS = (
@@ -40,25 +40,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--build-dir",
         type=Path,
-        help="the built HTML site (default: $TFLSP_DOCS_DIR, else docs/_build/html of this checkout)",
+        help="the built HTML site (default: $TFLSP_DOCS_DIR, else docs/_build/html of this "
+        "checkout once built, else the copy installed with tflsp)",
     )
     parser.set_defaults(handler=run)
 
 
 def default_build_dir() -> Path:
-    """``$TFLSP_DOCS_DIR``, else ``docs/_build/html`` next to the package (a source checkout)."""
-    configured = os.environ.get("TFLSP_DOCS_DIR")
-    if configured:
-        return Path(configured)
-    return Path(__file__).resolve().parents[2] / "docs" / "_build" / "html"
+    """The site diagnostics link to (see :mod:`tflsp.cli.links`): ``$TFLSP_DOCS_DIR``, a built
+    ``docs/_build/html`` of this checkout, or the site installed with the wheel; when none is
+    built, the checkout's ``docs/_build/html`` (the error message says how to build it)."""
+    return local_site() or site_candidates()[0]
 
 
 def page_path(code: str | None, lang: str) -> str | None:
     """The page's path relative to the site root; ``None`` for an unknown pattern."""
-    if code is None:
-        return "ja/index.html" if lang == "ja" else "index.html"
-    # docs_url with an empty base gives exactly the relative path diagnostics link to.
-    return docs_url("", load_catalog(), code, lang)
+    return links.page_path(load_catalog(), code, lang)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,11 +74,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"tflsp: error: no pattern {args.code!r}; see 'tflsp rules'", file=sys.stderr)
         return 2
     if args.online:
+        if not settings.docs_base_url:
+            print(
+                "tflsp: error: no site is published yet; set docs-base-url to read the "
+                "documentation online",
+                file=sys.stderr,
+            )
+            return 2
         return _show(settings.docs_base_url + relative, args.print_only)
     site = args.build_dir or default_build_dir()
     page = site / relative
     if not page.is_file():
-        _explain_missing(site, relative, settings.docs_base_url)
+        pattern = load_catalog().get(args.code) if args.code is not None else None
+        explanation = pattern.folder / f"explanation.{lang}.md" if pattern is not None else None
+        _explain_missing(site, relative, settings.docs_base_url, explanation)
         return 1
     return _show(page.resolve().as_uri(), args.print_only)
 
@@ -93,12 +99,15 @@ def _show(location: str, print_only: bool) -> int:
     return 0
 
 
-def _explain_missing(site: Path, relative: str, base_url: str) -> None:
+def _explain_missing(site: Path, relative: str, base_url: str, explanation: Path | None) -> None:
     lines = [
         f"tflsp: the documentation is not built at {site} (missing {relative}).",
         "Build it from a source checkout:",
         *(f"    {command}" for command in BUILD_COMMANDS),
-        "or pass --build-dir (or set TFLSP_DOCS_DIR) if it is built elsewhere,",
-        f"or read it online with --online ({base_url + relative}).",
+        "or pass --build-dir (or set TFLSP_DOCS_DIR) if it is built elsewhere.",
     ]
+    if base_url:
+        lines.append(f"Or read it online with --online ({base_url + relative}).")
+    if explanation is not None and explanation.is_file():
+        lines.append(f"The explanation is also in {explanation}.")
     print("\n".join(lines), file=sys.stderr)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, Edit
 from tflsp.catalog import Catalog
+from tflsp.cli.links import docs_url
 
 SYNTAX_ERROR_NAME = "syntax-error"
 
@@ -64,14 +65,6 @@ def rule_name(catalog: Catalog, code: str) -> str:
 
 def message_for(catalog: Catalog, diagnostic: Diagnostic, lang: str) -> str:
     return diagnostic.message(catalog.patterns.get(diagnostic.code), lang)
-
-
-def docs_url(base: str, catalog: Catalog, code: str, lang: str = "en") -> str | None:
-    pattern = catalog.get(code)
-    if pattern is None:
-        return None
-    prefix = f"{lang}/" if lang == "ja" else ""
-    return f"{base}{prefix}patterns/{pattern.slug}.html"
 
 
 def _edit_record(edit: Edit, cell: int | None) -> dict[str, object]:
@@ -134,7 +127,7 @@ def diagnostic_record(
             "edits": edits,
         }
     record["fix"] = fix
-    record["url"] = docs_url(base_url, catalog, d.code, lang) if base_url else None
+    record["url"] = docs_url(base_url or "", catalog, d.code, lang)
     return record
 
 

@@ -16,7 +16,8 @@ from urllib.parse import quote
 from tflsp import __version__
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic
 from tflsp.catalog import Catalog
-from tflsp.cli.formats import CellLocation, FileReport, docs_url, message_for
+from tflsp.cli.formats import CellLocation, FileReport, message_for
+from tflsp.cli.links import docs_url, site_url
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
@@ -35,6 +36,13 @@ _SYNTAX_HELP = {
         "まず構文エラーを直してください。",
     ),
 }
+
+
+def _information(component: dict[str, object], uri: str | None) -> dict[str, object]:
+    """``informationUri`` only when there is a page to point at (an absolute URI)."""
+    if uri is not None:
+        component["informationUri"] = uri
+    return component
 
 
 def _other(lang: str) -> str:
@@ -87,16 +95,14 @@ def _translation(
     catalog: Catalog, codes: Sequence[str], lang: str, base_url: str
 ) -> dict[str, object]:
     """The driver's rules in ``lang`` (SARIF 2.1.0, section 3.19.4 "Translations")."""
-    prefix = "ja/" if lang == "ja" else ""
     return {
         "name": "tflsp",
         "language": LANGUAGE_TAGS[lang],
         "contents": ["localizedData"],
         "associatedComponent": {"name": "tflsp"},
-        "translationMetadata": {
-            "name": f"tflsp ({LANGUAGE_TAGS[lang]})",
-            "informationUri": f"{base_url}{prefix}",
-        },
+        "translationMetadata": _information(
+            {"name": f"tflsp ({LANGUAGE_TAGS[lang]})"}, site_url(base_url, lang)
+        ),
         "rules": [_localized_rule(catalog, code, lang, base_url) for code in codes],
     }
 
@@ -191,14 +197,16 @@ def render_sarif(catalog: Catalog, reports: Sequence[FileReport], lang: str, bas
         "runs": [
             {
                 "tool": {
-                    "driver": {
-                        "name": "tflsp",
-                        "version": __version__,
-                        "semanticVersion": __version__,
-                        "informationUri": base_url,
-                        "language": LANGUAGE_TAGS[lang],
-                        "rules": rules,
-                    }
+                    "driver": _information(
+                        {
+                            "name": "tflsp",
+                            "version": __version__,
+                            "semanticVersion": __version__,
+                            "language": LANGUAGE_TAGS[lang],
+                            "rules": rules,
+                        },
+                        site_url(base_url, "en"),
+                    )
                 },
                 "language": LANGUAGE_TAGS[lang],
                 "translations": [_translation(catalog, used, _other(lang), base_url)],

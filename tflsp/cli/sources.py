@@ -24,6 +24,7 @@ SKIP_DIRS = frozenset(
         "site-packages",
         ".mypy_cache",
         ".ruff_cache",
+        ".tflsp_cache",
         ".pytest_cache",
         ".ipynb_checkpoints",
     }
@@ -104,14 +105,17 @@ def decode(data: bytes) -> SourceText:
     return SourceText(text, encoding, bom)
 
 
-def read_source(path: str) -> SourceText:
+def read_bytes(path: str) -> bytes:
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except IsADirectoryError as exc:
         raise SourceError("is a directory") from exc
     except OSError as exc:
         raise SourceError(exc.strerror or str(exc)) from exc
-    return decode(data)
+
+
+def read_source(path: str) -> SourceText:
+    return decode(read_bytes(path))
 
 
 def write_source(path: str, source: SourceText, new_text: str) -> None:

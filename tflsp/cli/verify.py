@@ -1,8 +1,9 @@
 """``tflsp verify``: prove catalog claims and probe user code by running TensorFlow.
 
 TensorFlow runs only in worker processes (:mod:`tflsp.verify.worker`); this module stays
-stdlib-only.  Exit status: 0 everything passed, 1 a check or probe failed, 2 usage error or
-the verifier could not run (TensorFlow missing, worker start failure).
+stdlib-only.  Exit status: 0 nothing wrong was found, 1 a catalog check failed or a probe
+reported a finding at error severity, 2 usage error or the verifier could not run (TensorFlow
+missing, worker start failure, or a target that could not be built or called).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run TensorFlow to verify the catalog or probe your code",
         description="Verify the catalog's runtime claims (--catalog) or probe a class or "
         "function in your code (FILE::NAME).  TensorFlow runs in a separate worker process. "
-        "Exit status: 0 all passed, 1 something failed, 2 usage error or verifier unavailable.",
+        "Exit status: 0 nothing wrong, 1 a finding at error severity (or a failed catalog "
+        "check), 2 usage error, verifier unavailable or a target it could not run.",
     )
     parser.add_argument(
         "targets", nargs="*", metavar="FILE::NAME", help="class or function to probe"
@@ -52,7 +54,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="probe for FILE::NAME (default: all)",
     )
     parser.add_argument("--args", help='constructor arguments as JSON: {"units": 5} or [5]')
-    parser.add_argument("--input-shape", help="sample input shape with the batch axis, e.g. 4,3")
+    parser.add_argument(
+        "--input-shape",
+        help="sample input shape with the batch axis, e.g. 4,3; several inputs: 2,5,4;2,4",
+    )
+    parser.add_argument(
+        "--dtype", help="dtype of the sample input(s), e.g. int32; several inputs: int32;float32"
+    )
+    parser.add_argument(
+        "--inputs",
+        metavar="JSON|FILE",
+        help="one call's arguments: a JSON list (positional) or object (keywords), a .json file, "
+        'or a .npz file (arrays arg0, arg1... or by parameter name); {"shape": [2, 3], '
+        '"dtype": "int32"} makes a sample tensor',
+    )
     parser.add_argument("--format", choices=["text", "json"], default="text")
     parser.add_argument(
         "--record",
@@ -290,23 +305,69 @@ def _parse_target(text: str) -> tuple[Path, str] | None:
     return Path(path), name
 
 
-def run_probes(args: argparse.Namespace) -> int:
-    from tflsp.verify.client import VerifierClient
-    from tflsp.verify.directives import DirectiveError, normalise
-    from tflsp.verify.errors import TensorFlowMissing, VerifierError, WorkerStartError
-    from tflsp.verify.report import annotate, render_text
+def _probe_options(args: argparse.Namespace) -> dict[str, Any]:
+    """--args, --input-shape, --dtype and --inputs as probe options (ValueError when bad)."""
+    from tflsp.verify.directives import normalise
 
     options: dict[str, Any] = {}
+    if args.args:
+        options["args"] = json.loads(args.args)
+    if args.input_shape:
+        shapes = [
+            [int(n) for n in part.replace("x", ",").split(",") if n.strip()]
+            for part in args.input_shape.split(";")
+            if part.strip()
+        ]
+        options["input_shape"] = shapes[0] if len(shapes) == 1 else shapes
+    if args.dtype:
+        dtypes = [d.strip() for d in args.dtype.split(";") if d.strip()]
+        options["dtype"] = dtypes[0] if len(dtypes) == 1 else dtypes
+    if args.inputs:
+        text = args.inputs.strip()
+        if text.endswith(".npz"):
+            path = Path(text)
+            if not path.is_file():
+                raise ValueError(f"{text} does not exist")
+            options["inputs"] = {"npz": str(path.resolve())}
+        else:
+            if text.endswith(".json") and Path(text).is_file():
+                text = Path(text).read_text(encoding="utf-8")
+            options["inputs"] = json.loads(text)
+    return normalise(options, "--args/--input-shape/--dtype/--inputs")
+
+
+def _failure(
+    kind: str, path: str, name: str, message: str, outcome: str = "error"
+) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "probe": kind,
+        "path": path,
+        "target": name,
+        "outcome": outcome,
+        "findings": [],
+        "observations": {"outcome": outcome},
+    }
+    result["error" if outcome == "error" else "reason"] = message
+    return result
+
+
+def run_probes(args: argparse.Namespace) -> int:
+    import uuid
+
+    from tflsp.verify.client import VerifierClient
+    from tflsp.verify.directives import DirectiveError
+    from tflsp.verify.errors import (
+        TensorFlowMissing,
+        VerifierError,
+        WorkerStartError,
+        WorkerTimeout,
+    )
+    from tflsp.verify.report import annotate, render_text
+
     try:
-        if args.args:
-            options["args"] = json.loads(args.args)
-        if args.input_shape:
-            options["input_shape"] = [
-                int(n) for n in args.input_shape.replace("x", ",").split(",") if n.strip()
-            ]
-        options = normalise(options, "--args/--input-shape")
+        options = _probe_options(args)
     except (ValueError, DirectiveError) as exc:
-        return _error(f"bad --args or --input-shape: {exc}")
+        return _error(f"bad --args, --input-shape, --dtype or --inputs: {exc}")
 
     requests = []
     for text in args.targets:
@@ -318,7 +379,7 @@ def run_probes(args: argparse.Namespace) -> int:
             source = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             return _error(f"cannot read {file}: {exc}")
-        requests.append((str(file), source, name))
+        requests.append((str(file.resolve()) if file.exists() else str(file), source, name))
 
     kinds = PROBES if args.probe == "all" else (args.probe,)
     try:
@@ -335,28 +396,30 @@ def run_probes(args: argparse.Namespace) -> int:
         config = _config(args, keras, prewarm_loader="saveload" in kinds)
         with VerifierClient(config) as client:
             for path, source, name in requests:
+                # One session per target: its probes share one import of the module.
+                session = uuid.uuid4().hex
+                stuck = ""
                 for kind in kinds:
-                    params = {
-                        "kind": kind,
-                        "path": path,
-                        "source": source,
-                        "target": name,
-                        **options,
-                    }
-                    try:
-                        result = client.probe(params)
-                    except (TensorFlowMissing, WorkerStartError) as exc:
-                        return _error(str(exc))
-                    except VerifierError as exc:
-                        result = {
-                            "probe": kind,
+                    if stuck:
+                        result = _failure(kind, path, name, stuck, "skip")
+                    else:
+                        params = {
+                            "kind": kind,
                             "path": path,
+                            "source": source,
                             "target": name,
-                            "outcome": "error",
-                            "error": str(exc),
-                            "findings": [],
-                            "observations": {"outcome": "error"},
+                            "session": session,
+                            **options,
                         }
+                        try:
+                            result = client.probe(params)
+                        except (TensorFlowMissing, WorkerStartError) as exc:
+                            return _error(str(exc))
+                        except VerifierError as exc:
+                            result = _failure(kind, path, name, str(exc))
+                            if isinstance(exc, WorkerTimeout) and exc.phase.startswith("importing"):
+                                # The next probe would import the module again and hang again.
+                                stuck = f"not run: importing the module did not finish (see {kind})"
                     result["keras_major"] = keras
                     annotate(result, catalog, args.lang)
                     results.append(result)
@@ -365,4 +428,13 @@ def run_probes(args: argparse.Namespace) -> int:
                         sys.stdout.flush()
     if args.format == "json":
         print(json.dumps(results, ensure_ascii=False, indent=1, default=str))
-    return 0 if all(r.get("outcome") == "pass" for r in results) else 1
+    return exit_status(results)
+
+
+def exit_status(results: list[dict[str, Any]]) -> int:
+    """1 when a finding is at error severity; else 2 when a probe could not run; else 0."""
+    if any(f.get("severity") == "error" for r in results for f in r.get("findings", [])):
+        return 1
+    if any(r.get("outcome") == "error" for r in results):
+        return 2
+    return 0

@@ -13,8 +13,9 @@ from typing import Any
 
 from tflsp.analysis.fixes import fix_source
 from tflsp.catalog import Catalog
-from tflsp.cli.formats import docs_url
+from tflsp.cli.links import docs_url
 from tflsp.server.commands import FIX_ALL, OPEN_DOCS, QUICKFIX
+from tflsp.server.documents import BOM
 from tflsp.server.names import block_context
 from tflsp.server.positions import to_client_column
 from tflsp.server.render import Rendered
@@ -156,12 +157,11 @@ class ActionBuilder:
             elif existing is not None:
                 continue  # a bare "# tflsp: ignore" already covers every code
             else:
-                body = line_text.rstrip("\r")
-                stripped = body.rstrip()
+                stripped = line_text.rstrip()  # lines come without their line break
                 if stripped.endswith("\\") or self._ends_in_string(module_line):
                     continue
                 start = to_client_column(line_text, len(stripped), encoding)
-                end = to_client_column(line_text, len(body), encoding)
+                end = to_client_column(line_text, len(line_text), encoding)
                 return uri, {
                     "range": {
                         "start": {"line": line, "character": start},
@@ -223,7 +223,8 @@ class ActionBuilder:
         assert target.text is not None
         if target.analyzer is None or target.result is None or target.result.skipped:
             return None
-        source = target.source
+        buffer = target.text.buffer
+        source = target.source  # the buffer's text as analysed: "\n" breaks, no BOM
         outcome = fix_source(target.analyzer.fork(), source)
         if outcome.source == source:
             return None
@@ -239,12 +240,18 @@ class ActionBuilder:
         ):
             suffix += 1
         last = len(old) - 1 - suffix
-        end_char = to_client_column(old[last], len(old[last]), self.encoding)
+        # Columns count in the client's line (its BOM included); the range ends before the
+        # line break, which stays.
+        client_line = buffer.line(last)
+        end_char = to_client_column(client_line, len(client_line), self.encoding)
+        new_text = buffer.newline.join(new[prefix : len(new) - suffix])
+        if prefix == 0 and buffer.has_bom:
+            new_text = new_text.replace("\f", BOM, 1)  # the BOM was analysed as a form feed
         edit = {
             "range": {
                 "start": {"line": prefix, "character": 0},
                 "end": {"line": last, "character": end_char},
             },
-            "newText": "\n".join(new[prefix : len(new) - suffix]),
+            "newText": new_text,
         }
         return self.workspace_edit({target.key: [edit]})

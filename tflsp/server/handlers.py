@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 # How long a workspace/diagnostic request with nothing new waits before answering anyway.
 WORKSPACE_DIAGNOSTIC_HOLD = 30.0
+# Links tflsp.openDocs shows as they are (anything else is taken for a pattern code or name).
+_LINK_SCHEMES = ("http://", "https://", "file://")
 
 
 def register(server: TflspServer) -> None:
@@ -172,6 +174,7 @@ def register(server: TflspServer) -> None:
     async def workspace_diagnostic(params: types.WorkspaceDiagnosticParams) -> RawResult:
         previous = {p.uri: p.value for p in params.previous_result_ids or []}
         deadline = asyncio.get_event_loop().time() + WORKSPACE_DIAGNOSTIC_HOLD
+        closed = server.closed_count
         while True:
             items = []
             changed = False
@@ -190,6 +193,8 @@ def register(server: TflspServer) -> None:
                     else:
                         changed = True
                     items.append(item)
+            # A document closed meanwhile is a change too: the client's report must drop it.
+            changed = changed or server.closed_count != closed
             if changed or not previous or asyncio.get_event_loop().time() >= deadline:
                 return RawResult({"items": items})
             # Nothing new: hold the request open (clients re-ask as soon as it returns).
@@ -303,25 +308,37 @@ def register(server: TflspServer) -> None:
 
     @command(OPEN_DOCS)
     async def open_docs(*args: Any) -> RawResult:
-        from tflsp.cli.formats import docs_url
+        """Show a page: a link (``codeDescription.href``), a pattern code, or nothing for the
+        start page of the documentation."""
+        from tflsp.cli.links import docs_url, site_url
 
-        if not args or not isinstance(args[0], str):
+        if args and not isinstance(args[0], str):
             raise JsonRpcInvalidParams("expected a URL or a pattern code")
-        url = args[0]
         lang = lang_of()
-        if not url.startswith(("http://", "https://")):
-            settings = server.docs.settings.for_path(None)
-            found = docs_url(settings.docs_base_url, server.docs.catalog, url, lang)
+        settings = server.docs.settings.for_path(None)
+        wanted = args[0] if args else None
+        if wanted is None:
+            url = site_url(settings.docs_base_url, lang)
+            if url is None:
+                raise JsonRpcInvalidParams("the documentation is not built; see `tflsp docs`")
+        elif wanted.startswith(_LINK_SCHEMES):
+            url = wanted
+        else:
+            found = docs_url(settings.docs_base_url, server.docs.catalog, wanted, lang)
             if found is None:
-                raise JsonRpcInvalidParams(f"unknown pattern {url!r}")
+                raise JsonRpcInvalidParams(f"unknown pattern {wanted!r}")
             url = found
         shown = False
         if server.capability("window.show_document.support"):
+            # A pattern's explanation file (no HTML site built) is a text document: the
+            # editor opens it in a tab, where Markdown previews work; web pages go to a browser.
+            in_editor = url.startswith("file://") and url.endswith(".md")
             result = await server.window_show_document_async(
-                types.ShowDocumentParams(uri=url, external=True)
+                types.ShowDocumentParams(uri=url, external=not in_editor, take_focus=True)
             )
             shown = bool(getattr(result, "success", False))
         if not shown:
-            code = args[0] if not args[0].startswith("http") else url.rsplit("/", 1)[-1]
+            linked = wanted is None or wanted.startswith(_LINK_SCHEMES)
+            code = url.rsplit("/", 1)[-1] if linked else wanted
             server.show(text("docs_link", lang, code=code, url=url))
         return RawResult({"url": url, "shown": shown})

@@ -8,7 +8,7 @@ from typing import Any
 
 from tflsp.catalog import Catalog, Pattern
 from tflsp.catalog.schema import SECTION_HEADINGS
-from tflsp.cli.formats import docs_url
+from tflsp.cli.links import docs_url
 from tflsp.server.names import (
     api_names,
     block_context,

@@ -13,11 +13,12 @@ UTF32 = "utf-32"
 
 
 def to_client_column(line: str, column: int, encoding: str) -> int:
-    """Code-point column in ``line`` -> column in the client's units."""
+    """Code-point column in ``line`` -> column in the client's units, at most the line's end
+    (the analyzer may point one past it, at the end of a line that ends too early)."""
     if column <= 0:
         return 0
     if encoding == UTF32 or line.isascii():
-        return column
+        return min(column, len(line))
     head = line[:column]
     if encoding == UTF8:
         return len(head.encode("utf-8", errors="surrogatepass"))

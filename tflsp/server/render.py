@@ -61,7 +61,7 @@ class Rendered:
 
 class DiagnosticRenderer:
     def __init__(self, catalog: Catalog, lang: str, docs_base: str, encoding: str) -> None:
-        from tflsp.cli.formats import docs_url
+        from tflsp.cli.links import docs_url
 
         self._docs_url = docs_url
         self.catalog = catalog
@@ -69,6 +69,7 @@ class DiagnosticRenderer:
         self.docs_base = docs_base
         self.encoding = encoding
         self._cache: dict[int, tuple[Diagnostic, Rendered]] = {}
+        self.newline = "\n"  # the documents' line break, written into fix edits
 
     def matches(self, lang: str, docs_base: str, encoding: str) -> bool:
         return (lang, docs_base, encoding) == (self.lang, self.docs_base, self.encoding)
@@ -76,7 +77,12 @@ class DiagnosticRenderer:
     def forget(self) -> None:
         self._cache.clear()
 
-    def render_all(self, diagnostics: Sequence[Diagnostic], locate: Locator) -> list[Rendered]:
+    def render_all(
+        self, diagnostics: Sequence[Diagnostic], locate: Locator, newline: str = "\n"
+    ) -> list[Rendered]:
+        if newline != self.newline:
+            self.newline = newline
+            self._cache.clear()
         cache = self._cache
         fresh: dict[int, tuple[Diagnostic, Rendered]] = {}
         out: list[Rendered] = []
@@ -157,7 +163,10 @@ class DiagnosticRenderer:
                             "character": to_client_column(end[2], edit.end_column, self.encoding),
                         },
                     },
-                    "newText": edit.text,
+                    # Fixes write "\n"; a CRLF document gets "\r\n" (its first line break).
+                    "newText": edit.text.replace("\n", self.newline)
+                    if self.newline != "\n"
+                    else edit.text,
                 }
             )
         return out

@@ -85,6 +85,7 @@ class TflspServer(LanguageServer):
         self._flush_handle: asyncio.Handle | None = None
         self._deferred_since: float | None = None
         self._notices: dict[str, str] = {}
+        self.closed_count = 0  # documents closed so far (a held workspace/diagnostic watches it)
         self._tasks: set[asyncio.Future[Any]] = set()
         self.collector = IdleCollector(self.busy)
         from tflsp.server.handlers import register
@@ -138,11 +139,12 @@ class TflspServer(LanguageServer):
         target = self.docs.close(uri)
         if target is None:
             return
+        self.closed_count += 1
         self._dirty.pop(uri, None)
         self._notices.pop(uri, None)
         self.verification.pins.forget(target.key)
         if not self.pull_diagnostics:
-            for cell_uri in target.uris():
+            for cell_uri in dict.fromkeys([*target.published, *target.uris()]):
                 send_raw(self.protocol, publish_body(cell_uri, None, []))
         self.collector.closed()
 
@@ -164,18 +166,21 @@ class TflspServer(LanguageServer):
         structure = None
         kinds: dict[str, int] = {}
         text_changes: dict[str, tuple[int | None, list[Any]]] = {}
+        closed: list[str] = []
         if change is not None:
             if change.structure is not None:
                 opened = {item.uri: item for item in change.structure.did_open or []}
+                closed = [item.uri for item in change.structure.did_close or []]
                 current = self.docs.targets.get(uri)
-                known = (
-                    {c.uri: c for c in current.notebook.cells}
-                    if current is not None and current.notebook is not None
-                    else {}
-                )
+                # Cells already in the notebook, and cells taken out of it whose text document
+                # is still open (a move sent as a removal, then an insertion): both keep
+                # their text.
+                known = current.notebook.known_cells() if current and current.notebook else {}
                 new_cells = []
                 for cell in change.structure.array.cells or []:
                     if cell.document in opened or cell.document not in known:
+                        if cell.document not in opened:
+                            log.warning("notebook cell %s added without its text", cell.document)
                         new_cells.append(self._cell(cell, opened.get(cell.document)))
                     else:
                         new_cells.append(known[cell.document])
@@ -189,7 +194,7 @@ class TflspServer(LanguageServer):
                     [structure_change(c) for c in content.changes],
                 )
         target = self.docs.change_notebook(
-            uri, params.notebook_document.version, structure, kinds, text_changes
+            uri, params.notebook_document.version, structure, kinds, text_changes, closed
         )
         if target is not None:
             self.schedule(target.key)
@@ -257,12 +262,17 @@ class TflspServer(LanguageServer):
                 len(target.rendered),
             )
         self._show_problems(target)
-        if first:
-            self.collector.opened()
-        self.collector.soon()
-        if self.pull_diagnostics:
-            return
+        if not self.pull_diagnostics:
+            self._publish(target)
+        self.collector.analysed(opened=first)
+
+    def _publish(self, target: Target) -> None:
         by_uri: dict[str, list[Any]] = {uri: [] for uri in target.uris()}
+        # Cells removed from the notebook or no longer Python: clear what they showed.
+        for uri in target.published:
+            if uri not in by_uri:
+                send_raw(self.protocol, publish_body(uri, None, []))
+        target.published = list(by_uri)
         for item in target.rendered:
             by_uri.setdefault(item.uri, []).append(item)
         for pinned in self.verification.pins.rendered(target, self.docs.encoding):

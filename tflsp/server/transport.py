@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import select
 import sys
 import threading
@@ -33,21 +34,36 @@ log = logging.getLogger(__name__)
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 
 _HEADER_END = b"\r\n\r\n"
 # Headers longer than this without a blank line are not headers: drop them.
 _MAX_HEADER = 64 * 1024
+_LENGTH_NAME = b"content-length:"
+_LENGTH_NAME_RE = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
+# A whole Content-Length header line, CR LF included.
+_LENGTH_LINE_RE = re.compile(rb"content-length[ \t]*:[ \t]*[0-9]+[ \t]*\r\n", re.IGNORECASE)
+_MAX_LENGTH_LINE = 64
 
 
 class FrameParser:
-    """Splits a byte stream into message bodies (``Content-Length`` framing)."""
+    """Splits a byte stream into message bodies (``Content-Length`` framing).
+
+    A bad frame costs that frame only: a header without a usable ``Content-Length`` is
+    skipped up to the next ``Content-Length:`` header, and a body that turns out to contain
+    a frame header (its ``Content-Length`` was larger than what the client sent) is dropped
+    from that header on.  A valid JSON body never holds ``Content-Length: N`` followed by a raw
+    CR LF: JSON strings cannot hold a raw CR, and outside strings the words are not JSON.
+    """
 
     def __init__(self, on_body: Callable[[bytes], None]) -> None:
         self.on_body = on_body
         self._buffer = bytearray()
         self._offset = 0
+        # How far the body being received was searched for a frame header (buffer index).
+        self._scanned = 0
 
     @property
     def has_partial(self) -> bool:
@@ -58,27 +74,68 @@ class FrameParser:
         buffer.extend(data)
         try:
             while True:
-                end = buffer.find(_HEADER_END, self._offset)
+                start = self._offset
+                end = buffer.find(_HEADER_END, start)
                 if end < 0:
-                    if len(buffer) - self._offset > _MAX_HEADER:
-                        log.warning("dropping %d bytes without a header end", len(buffer))
-                        self._offset = len(buffer)
+                    if len(buffer) - start > _MAX_HEADER:
+                        log.warning("dropping %d bytes without a header end", len(buffer) - start)
+                        self._resync(len(buffer) - len(_LENGTH_NAME))
                     return
-                length = _content_length(bytes(buffer[self._offset : end]))
-                body_start = end + len(_HEADER_END)
+                length = _content_length(bytes(buffer[start:end]))
                 if length is None:
-                    log.warning("message without Content-Length skipped")
-                    self._offset = body_start
+                    log.warning("frame header without a valid Content-Length skipped")
+                    self._resync(start + 1)
                     continue
-                if len(buffer) < body_start + length:
+                body_start = end + len(_HEADER_END)
+                body_end = body_start + length
+                inner = self._header_inside(body_start, min(body_end, len(buffer)))
+                if inner is not None:
+                    log.warning(
+                        "frame body shorter than its Content-Length (%d): resynchronised", length
+                    )
+                    self._offset = inner
+                    self._scanned = 0
+                    continue
+                if len(buffer) < body_end:
                     return
-                body = bytes(buffer[body_start : body_start + length])
-                self._offset = body_start + length
+                body = bytes(buffer[body_start:body_end])
+                self._offset = body_end
+                self._scanned = 0
                 self.on_body(body)
         finally:
             if self._offset:
                 del buffer[: self._offset]
+                self._scanned = max(0, self._scanned - self._offset)
                 self._offset = 0
+
+    def _resync(self, position: int) -> None:
+        """Skip to the next ``Content-Length:`` at or after ``position`` (or wait for it)."""
+        buffer = self._buffer
+        match = _LENGTH_NAME_RE.search(buffer, max(position, self._offset))
+        if match is not None:
+            self._offset = match.start()
+        else:
+            # Keep what could be the start of a header name cut by the end of the data.
+            self._offset = max(self._offset, position, len(buffer) - len(_LENGTH_NAME) + 1)
+        self._scanned = 0
+
+    def _header_inside(self, body_start: int, limit: int) -> int | None:
+        """Where a frame header starts inside ``buffer[body_start:limit]``, if one does.
+
+        Each byte is searched once however many pieces a large body arrives in.
+        """
+        buffer = self._buffer
+        position = max(body_start, self._scanned)
+        while True:
+            crlf = buffer.find(b"\r\n", position, limit)
+            if crlf < 0:
+                self._scanned = max(body_start, limit - 1)  # a CR at the end may lose its LF
+                return None
+            window = max(body_start, crlf - _MAX_LENGTH_LINE)
+            ends_here = list(_LENGTH_LINE_RE.finditer(buffer, window, crlf + 2))
+            if ends_here and ends_here[-1].end() == crlf + 2:
+                return ends_here[-1].start()
+            position = crlf + 1
 
 
 def _content_length(headers: bytes) -> int | None:
@@ -111,7 +168,21 @@ class Dispatcher:
             self._error(msg_id, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 object")
             return
         msg_id = data.get("id")
-        is_request = "method" in data and msg_id is not None
+        method = data.get("method")
+        if method is None and "result" not in data and "error" not in data:
+            # Neither a request, a notification nor a response.
+            self._error(msg_id, INVALID_REQUEST, "Invalid Request: no method, result or error")
+            return
+        if method is not None and not isinstance(method, str):
+            if msg_id is not None:
+                self._error(msg_id, INVALID_REQUEST, "Invalid Request: method is not a string")
+            return
+        is_request = method is not None and msg_id is not None
+        if method is not None and not self._known(method):
+            # Unknown notifications are ignored ("$/" ones on purpose); requests get an error.
+            if is_request:
+                self._error(msg_id, METHOD_NOT_FOUND, f"Method not found: {method}")
+            return
         try:
             message = self.protocol.structure_message(data)
         except JsonRpcException as exc:
@@ -128,6 +199,13 @@ class Dispatcher:
             log.exception("error while handling %s", data.get("method", "a response"))
             if is_request:
                 self._error(msg_id, INTERNAL_ERROR, f"Internal error: {exc}")
+
+    def _known(self, method: str) -> bool:
+        """A method of the LSP specification, or one a handler was registered for."""
+        if self.protocol.get_message_type(method) is not None:
+            return True
+        fm = getattr(self.protocol, "fm", None)
+        return fm is not None and method in fm.features
 
     def _error(self, msg_id: Any, code: int, message: str) -> None:
         send_json(

@@ -277,7 +277,7 @@ class Verification:
 
     # -- results -------------------------------------------------------------------------------
     def _finish_probe(self, prepared: Prepared, outcome: VerifyOutcome) -> VerifyOutcome:
-        from tflsp.cli.formats import docs_url
+        from tflsp.cli.links import docs_url
         from tflsp.verify.report import annotate, render_markdown
 
         server = self.server

@@ -124,7 +124,8 @@ def diagnostics_for(
                     related=related,
                 )
             )
-    if results and all(r.get("outcome") == "pass" for r in results):
+    ran = [r for r in results if r.get("outcome") != "skip"]
+    if ran and all(r.get("outcome") == "pass" for r in ran):
         versions = next((r.get("versions") for r in results if r.get("versions")), None) or {}
         items.append(
             PinnedDiagnostic(
@@ -134,7 +135,7 @@ def diagnostics_for(
                     lang,
                     tensorflow=versions.get("tensorflow", "?"),
                     keras=versions.get("keras", "?"),
-                    probes=", ".join(str(r.get("probe")) for r in results),
+                    probes=", ".join(str(r.get("probe")) for r in ran),
                 ),
             )
         )

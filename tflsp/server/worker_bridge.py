@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import sys
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -202,6 +203,8 @@ class WorkerBridge(VerifierBridge):
         if worker.state in (WorkerState.STOPPED, WorkerState.FAILED):
             report(f"starting the TensorFlow worker (Keras {keras})", 0)
         results: list[dict[str, Any]] = []
+        # One session per click: the probes share one import of the user's module.
+        session = uuid.uuid4().hex
         for index, kind in enumerate(kinds):
             share = 100 // len(kinds)
             base = index * share
@@ -215,6 +218,7 @@ class WorkerBridge(VerifierBridge):
                 "path": target.path or "untitled.py",
                 "source": target.source,
                 "target": target.name,
+                "session": session,
             }
             self._running = f"{kind} probe on {target.name} (Keras {keras})"
             try:
@@ -343,7 +347,7 @@ def _error_result(kind: str, target: VerifyTarget, message: str, code: int) -> d
 
 def _outcome(target: VerifyTarget, results: list[dict[str, Any]], keras: str) -> VerifyOutcome:
     outcomes = [str(r.get("outcome")) for r in results]
-    ok = all(o == "pass" for o in outcomes)
+    ok = all(o in ("pass", "skip") for o in outcomes)
     parts = ", ".join(f"{r.get('probe')} {_word(str(r.get('outcome')))}" for r in results)
     versions = next((r.get("versions") for r in results if r.get("versions")), None) or {}
     seconds = sum(float(r.get("seconds") or 0) for r in results)
@@ -374,7 +378,8 @@ def _outcome(target: VerifyTarget, results: list[dict[str, Any]], keras: str) ->
 
 
 def _word(outcome: str) -> str:
-    return {"pass": "passed", "fail": "FAILED", "error": "could not run"}.get(outcome, outcome)
+    words = {"pass": "passed", "fail": "FAILED", "error": "could not run", "skip": "skipped"}
+    return words.get(outcome, outcome)
 
 
 def _load_catalog() -> list[Pattern]:

@@ -56,6 +56,7 @@ class Target:
     source: str = ""
     lang: str = "en"
     notice: str | None = None  # why the last analysis was skipped
+    published: list[str] = field(default_factory=list)  # URIs diagnostics were pushed for
 
     @property
     def version(self) -> int | None:
@@ -118,6 +119,16 @@ class Target:
             return line + 1, column
         module_line = self.line_map.module_line(uri, line) if self.line_map else None
         return (module_line, column) if module_line is not None else None
+
+    @property
+    def newline(self) -> str:
+        """The line break fixes should write: the document's (a notebook's first cell's)."""
+        if self.text is not None:
+            return self.text.buffer.newline
+        for cell in self.notebook.cells if self.notebook is not None else ():
+            if cell.buffer.breaks is not None:
+                return cell.buffer.newline
+        return "\n"
 
     def rendered_for(self, uri: str) -> list[Rendered]:
         return [r for r in self.rendered if r.uri == uri]
@@ -184,8 +195,14 @@ class Workspace:
         structure: tuple[int, int, list[Cell]] | None,
         cell_kinds: dict[str, int],
         text_changes: dict[str, tuple[int | None, list[Change]]],
+        closed_cells: Iterable[str] = (),
     ) -> Target | None:
-        """Apply a ``notebookDocument/didChange``: cell array splice, kinds, then texts."""
+        """Apply a ``notebookDocument/didChange``: cell array splice, kinds, then texts.
+
+        ``closed_cells``: the cell text documents the change closes.  A cell taken out of the
+        array without being closed is kept aside (:attr:`NotebookState.detached`): a client may
+        move a cell as a removal and an insertion in two notifications.
+        """
         target = self.targets.get(uri)
         if target is None or target.notebook is None:
             log.warning("change for a notebook that is not open: %s", uri)
@@ -195,9 +212,13 @@ class Workspace:
             start, delete_count, new_cells = structure
             for removed in notebook.cells[start : start + delete_count]:
                 self.cell_owner.pop(removed.uri, None)
+                notebook.detached[removed.uri] = removed
             notebook.cells[start : start + delete_count] = new_cells
             for cell in new_cells:
                 self.cell_owner[cell.uri] = uri
+                notebook.detached.pop(cell.uri, None)
+        for cell_uri in closed_cells:
+            notebook.detached.pop(cell_uri, None)
         for cell_uri, kind in cell_kinds.items():
             found = notebook.cell(cell_uri)
             if found is not None:
@@ -241,7 +262,9 @@ class Workspace:
             target.line_map = line_map
             target.notice = target.result.skipped
             assert target.renderer is not None
-            target.rendered = target.renderer.render_all(target.result.diagnostics, target.locate)
+            target.rendered = target.renderer.render_all(
+                target.result.diagnostics, target.locate, target.newline
+            )
         return True
 
     def _source(self, target: Target) -> tuple[str, LineMap | None, int]:

@@ -37,7 +37,7 @@ class PageContext:
 
 
 def docname(pattern: Pattern) -> str:
-    """The page's docname; its HTML file is what ``tflsp.cli.formats.docs_url`` links to."""
+    """The page's docname; its HTML file is what ``tflsp.cli.links.docs_url`` links to."""
     return f"{PATTERNS_DIR}/{pattern.slug}"
 
 

@@ -98,6 +98,7 @@ class VerifierClient:
         self._detail = ""
         self._info: dict[str, Any] | None = None
         self._progress: dict[int, ProgressListener] = {}
+        self._last_progress: dict[int, str] = {}  # what each running request said it was doing
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
         self._closed = False
@@ -251,9 +252,18 @@ class VerifierClient:
             message = future.result(timeout=timeout)
         except FutureTimeout:
             process.kill()
+            phase = self._last_progress.get(request_id, "")
+            where = f" while {phase}" if phase else ""
+            hint = (
+                ": the module's top-level code did not finish (a loop, a download, a wait "
+                'for input); move it under `if __name__ == "__main__":`'
+                if phase.startswith("importing ")
+                else ""
+            )
             raise WorkerTimeout(
-                f"{method} did not finish within {timeout:g} s; the worker was killed "
-                "and a fresh one will start on the next request"
+                f"{method} did not finish within {timeout:g} s{where}{hint}; the worker was "
+                "killed and a fresh one will start on the next request",
+                phase=phase,
             ) from None
         except WorkerExited:
             if ticket is not None and ticket.cancelled.is_set():
@@ -265,6 +275,7 @@ class VerifierClient:
             raise self._crash(process, method, time.monotonic() - start) from None
         finally:
             self._progress.pop(request_id, None)
+            self._last_progress.pop(request_id, None)
         if "error" in message:
             body = message["error"]
             raise RemoteError(
@@ -321,7 +332,9 @@ class VerifierClient:
     def _notification(self, message: dict[str, Any]) -> None:
         params = message.get("params") or {}
         if message.get("method") == protocol.PROGRESS:
-            listener = self._progress.get(int(params.get("id") or 0))
+            request_id = int(params.get("id") or 0)
+            self._last_progress[request_id] = str(params.get("message", ""))
+            listener = self._progress.get(request_id)
             if listener is not None:
                 listener(str(params.get("message", "")))
 

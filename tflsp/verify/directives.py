@@ -8,8 +8,11 @@ directly above it::
         ...
 
 Arguments are Python literals: ``args`` (a list for positional arguments, a dict for keyword
-arguments), ``kwargs`` (a dict), ``input_shape`` (with the batch axis), ``dtype`` (a string)
-and, for functions, ``inputs`` (a list of calls; each a tuple of arguments or one value).
+arguments), ``kwargs`` (a dict), ``input_shape`` (with the batch axis; a list of shapes for
+several inputs), ``dtype`` (a string, or one per input) and ``inputs`` (one call's arguments: a
+list of positional arguments or a dict of keyword arguments; nested lists of numbers become
+tensors, ``{"shape": (2, 3), "dtype": "int32", "max": 10}`` a sample tensor of that shape,
+``{"python": 5}`` the Python value itself).
 """
 
 from __future__ import annotations
@@ -95,16 +98,45 @@ def normalise(options: dict[str, Any], where: str = "request") -> dict[str, Any]
         raise DirectiveError(f"{where}: kwargs must be a dict with string keys")
     if "input_shape" in out:
         shape = out["input_shape"]
-        if not isinstance(shape, (list, tuple)) or not all(
-            isinstance(n, int) and n > 0 for n in shape
+        several = (
+            isinstance(shape, (list, tuple)) and bool(shape) and isinstance(shape[0], (list, tuple))
+        )
+        shapes = list(shape) if several else [shape]
+        if not shapes or not all(
+            isinstance(s, (list, tuple)) and all(isinstance(n, int) and n > 0 for n in s)
+            for s in shapes
         ):
-            raise DirectiveError(f"{where}: input_shape must be a tuple of positive integers")
-        out["input_shape"] = list(shape)
-    if "dtype" in out and not isinstance(out["dtype"], str):
-        raise DirectiveError(f"{where}: dtype must be a string such as 'float32'")
-    if "inputs" in out and not isinstance(out["inputs"], (list, tuple)):
-        raise DirectiveError(f"{where}: inputs must be a list of calls")
+            raise DirectiveError(
+                f"{where}: input_shape must be a tuple of positive integers "
+                "(or a list of such tuples, one per input)"
+            )
+        out["input_shape"] = [list(s) for s in shapes] if several else list(shape)
+    if "dtype" in out:
+        dtype = out["dtype"]
+        if isinstance(dtype, (list, tuple)) and dtype and all(isinstance(d, str) for d in dtype):
+            out["dtype"] = list(dtype)
+        elif not isinstance(dtype, str):
+            raise DirectiveError(f"{where}: dtype must be a string such as 'float32'")
+    if "inputs" in out:
+        inputs = out["inputs"]
+        if isinstance(inputs, tuple):
+            inputs = list(inputs)
+        if not isinstance(inputs, (list, dict)):
+            raise DirectiveError(
+                f"{where}: inputs must be a list (positional arguments) or a dict (keyword "
+                "arguments) of one call"
+            )
+        out["inputs"] = _plain_json(inputs)
     return out
+
+
+def _plain_json(value: Any) -> Any:
+    """Tuples as lists, so options travel as JSON unchanged."""
+    if isinstance(value, (list, tuple)):
+        return [_plain_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain_json(v) for k, v in value.items()}
+    return value
 
 
 def find_directive(source: str, target: str) -> dict[str, Any]:

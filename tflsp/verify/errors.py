@@ -25,7 +25,12 @@ class WorkerCrashed(VerifierError):
 
 
 class WorkerTimeout(VerifierError):
-    """The request ran longer than its timeout; the worker was killed."""
+    """The request ran longer than its timeout; the worker was killed.  ``phase`` is what the
+    request last said it was doing ("importing model.py" for a module that hangs)."""
+
+    def __init__(self, message: str, *, phase: str = ""):
+        super().__init__(message)
+        self.phase = phase
 
 
 class RequestCancelled(VerifierError):

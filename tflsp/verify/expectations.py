@@ -71,6 +71,7 @@ PROBE_OBSERVATIONS: dict[str, frozenset[str]] = {
             "traces_same_shape",
             "traces_python_scalars",
             "traces_shapes",
+            "random_outputs",
         }
     ),
     "saveload": frozenset(

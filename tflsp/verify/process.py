@@ -10,18 +10,54 @@ import collections
 import contextlib
 import itertools
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Any
 
 from tflsp.verify import protocol
 from tflsp.verify.config import WorkerConfig
 
 STDERR_LINES_KEPT = 200
+SCRATCH_PREFIX = "tflsp-worker-"
+
+
+def make_scratch() -> str:
+    """A private temporary directory for one worker and everything it starts.
+
+    The worker gets it as ``TMPDIR`` and as its working directory, so the scratch copies of
+    user code, the files user code writes, AutoGraph's generated modules and the loader
+    processes' files all land in it, and one ``rmtree`` removes them - also after a kill,
+    when the worker itself could not clean up.  The name carries the client's pid: a folder
+    whose client died without cleaning up is removed by the next client (see
+    :func:`remove_orphans`).
+    """
+    remove_orphans()
+    return tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
+
+
+def remove_orphans() -> None:
+    """Remove worker folders of clients that are gone (killed before they could clean up)."""
+    root = Path(tempfile.gettempdir())
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    with contextlib.suppress(OSError):
+        for folder in root.glob(f"{SCRATCH_PREFIX}*"):
+            pid_text = folder.name[len(SCRATCH_PREFIX) :].split("-", 1)[0]
+            if not pid_text.isdigit() or int(pid_text) == os.getpid():
+                continue
+            try:
+                if uid is not None and folder.lstat().st_uid != uid:
+                    continue
+                os.kill(int(pid_text), 0)
+            except ProcessLookupError:
+                shutil.rmtree(folder, ignore_errors=True)
+            except OSError:
+                continue
 
 
 class WorkerExited(Exception):
@@ -45,18 +81,26 @@ class WorkerProcess:
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES_KEPT)
         self.killed_by_us = False
         self.exited = threading.Event()
+        self.scratch = make_scratch()
+        env = config.environment()
+        for name in ("TMPDIR", "TEMP", "TMP"):
+            env[name] = self.scratch
         # A new session (process group) lets kill() take the worker's children with it, and
         # keeps a terminal's Ctrl-C away from the worker: the client decides what dies.
-        self.proc = subprocess.Popen(
-            config.command(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=config.environment(),
-            cwd=tempfile.gettempdir(),
-            start_new_session=True,
-            close_fds=True,
-        )
+        try:
+            self.proc = subprocess.Popen(
+                config.command(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                cwd=self.scratch,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except BaseException:
+            self.remove_scratch()
+            raise
         self.pid = self.proc.pid
         threading.Thread(
             target=self._read_stdout, name=f"tflsp-worker-{self.pid}-out", daemon=True
@@ -107,6 +151,15 @@ class WorkerProcess:
         with contextlib.suppress(Exception):
             self.proc.wait(timeout=10)
         self._fail_pending()
+        if self.proc.poll() is not None:
+            # The worker is gone; its loader children die with it (same process group) or
+            # were killed with it.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
+            self.remove_scratch()
+
+    def remove_scratch(self) -> None:
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
     def _read_stderr(self) -> None:
         assert self.proc.stderr is not None
@@ -144,6 +197,7 @@ class WorkerProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=10)
         self._close_pipes()
+        self.remove_scratch()
 
     def shutdown(self, timeout: float = 5.0) -> None:
         """Ask politely, then kill."""
@@ -161,6 +215,7 @@ class WorkerProcess:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
             self._close_pipes()
+            self.remove_scratch()
 
     def _close_pipes(self) -> None:
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):

@@ -23,17 +23,20 @@ def _fix_text(pattern: Pattern, lang: str) -> str:
 def annotate(
     result: dict[str, Any], catalog: Catalog | Iterable[Pattern], lang: str = "en"
 ) -> dict[str, Any]:
-    """Add ``patterns`` (codes) to each finding whose message matches a catalog symptom, and a
-    ``catalog`` list (code, name, title, fix) for all of them.  Returns ``result``."""
+    """Give each finding the one catalog code its cause matches (``patterns``, a list of at
+    most one code): the probe's own when it knows the cause, else the best symptom match of
+    its text; and add a ``catalog`` list (code, name, title, fix) for them.  Returns ``result``."""
     patterns = list(catalog)
     by_code = {p.code: p for p in patterns}
     seen: dict[str, Pattern] = {}
     for finding in result.get("findings", []):
-        # The probe's own codes first (it knows what it observed), then symptom matches.
         given = [by_code[c] for c in finding.get("patterns", []) if c in by_code]
-        matched = list(
-            {p.code: p for p in given + patterns_for(finding["message"], patterns)}.values()
-        )[:3]
+        # No "patterns" key: the probe does not know the cause; an empty list: it does, and no
+        # pattern describes it.
+        if "patterns" not in finding:
+            text = f"{finding['message']}\n{finding.get('detail', '')}"
+            given = patterns_for(text, patterns)
+        matched = given[:1]
         finding["patterns"] = [p.code for p in matched]
         for pattern in matched:
             seen.setdefault(pattern.code, pattern)
@@ -64,6 +67,13 @@ def render_text(result: Mapping[str, Any]) -> str:
     lines = [header]
     if result.get("error"):
         lines.append(f"  error: {result['error']}")
+    if result.get("reason"):
+        lines.append(f"  skipped: {result['reason']}")
+    plan = (result.get("details") or {}).get("plan") or {}
+    for note in plan.get("notes", [])[:1]:
+        lines.append(f"  ran: {note}")
+    if plan.get("call") and plan.get("call_from") not in (None, "given"):
+        lines.append(f"  inputs: {plan['call']} ({plan['call_from']})")
     for finding in result.get("findings", []):
         where = (
             f"{result.get('path')}:{finding['line']}"
@@ -72,6 +82,8 @@ def render_text(result: Mapping[str, Any]) -> str:
         )
         codes = f" [{', '.join(finding['patterns'])}]" if finding.get("patterns") else ""
         lines.append(f"  {where}: {finding['severity']}: {finding['message']}{codes}")
+        if finding.get("detail"):
+            lines.extend(f"      | {line}" for line in str(finding["detail"]).splitlines())
     if result.get("probe") == "saveload":
         for step in (result.get("details") or {}).get("steps", []):
             state = "ok" if step.get("ok") else "FAILED"
@@ -130,6 +142,7 @@ _LABELS = {
         "pass": "passed",
         "fail": "FAILED",
         "error": "could not run",
+        "skip": "does not apply",
         "findings": "Findings",
         "observed": "Observed",
         "steps": "Steps",
@@ -148,6 +161,7 @@ _LABELS = {
         "pass": "成功",
         "fail": "失敗",
         "error": "実行できず",
+        "skip": "対象外",
         "findings": "見つかったこと",
         "observed": "観測値",
         "steps": "手順",
@@ -220,7 +234,7 @@ def render_markdown(
 ) -> str:
     """Probe results (annotated) as one Markdown report, as the editor shows it."""
     results = list(results)
-    outcomes = [str(r.get("outcome")) for r in results]
+    outcomes = [str(r.get("outcome")) for r in results if r.get("outcome") != "skip"]
     overall = (
         "pass"
         if all(o == "pass" for o in outcomes)
@@ -242,6 +256,11 @@ def render_markdown(
         lines += [f"## {result.get('probe')}: {_label(lang, outcome)} ({ms:.0f} ms)", ""]
         if result.get("error"):
             lines += [f"> {_md_line(str(result['error']))}", ""]
+        if result.get("reason"):
+            lines += [f"> {_md_line(str(result['reason']))}", ""]
+        plan = (result.get("details") or {}).get("plan") or {}
+        if plan.get("notes"):
+            lines += [f"- {_md_line(str(note))}" for note in plan["notes"]] + [""]
         findings = result.get("findings") or []
         if findings:
             lines += [f"**{_label(lang, 'findings')}**", ""]
@@ -255,6 +274,10 @@ def render_markdown(
                     f"- **{finding.get('severity', 'warning')}**{where}: "
                     f"{_md_line(str(finding['message']))}{suffix}"
                 )
+                if finding.get("detail"):
+                    # The whole exception text: the cause is often at its end.
+                    detail = str(finding["detail"]).replace("```", "'''")
+                    lines += ["", "  ```text", *(f"  {x}" for x in detail.splitlines()), "  ```"]
             lines.append("")
         if result.get("probe") == "saveload":
             steps = (result.get("details") or {}).get("steps") or []

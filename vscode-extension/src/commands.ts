@@ -144,6 +144,10 @@ async function openDocsFromPalette(next: Next, baseUrl: string): Promise<unknown
     editor?.selection.active.line ?? -1,
   );
   if (choices.length === 0) {
+    if (baseUrl.trim() === '') {
+      // No site is published: the server opens the start page of the installed documentation.
+      return next(OPEN_DOCS, []);
+    }
     await vscode.env.openExternal(vscode.Uri.parse(baseUrl));
     return undefined;
   }

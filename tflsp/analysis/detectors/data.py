@@ -15,9 +15,12 @@ from tflsp.analysis.context import BlockContext
 from tflsp.analysis.dataflow import DATASET_METHODS, FnInfo, Program, compile_body
 from tflsp.analysis.dataflow_run import Flow
 from tflsp.analysis.diagnostics import Edit, Fix
+from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import FunctionNode, NodeIndex
 from tflsp.analysis.names import dotted
 from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.terms import Term
 from tflsp.analysis.summary import ModuleSummary
 
 FACT = "tflsp.data"
@@ -95,7 +98,8 @@ def _module_program(index: NodeIndex) -> tuple[Program, list[ast.AST]]:
     detector."""
     cached = index.memo.get("data.program")
     if cached is None:
-        cached = index.memo["data.program"] = compile_body(index.tree.body)
+        terms = semantics_of(index).terms
+        cached = index.memo["data.program"] = compile_body(index.tree.body, terms)
     return cached
 
 
@@ -134,7 +138,14 @@ def _combine(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
     graph_random, eager_random = _random_functions(
         [f for b in blocks if b is not None for f in b.functions], summary.resolve
     )
-    flow = Flow(_random_map_check(summary.resolve, graph_random, eager_random))
+    model = summary.model
+
+    def is_dataset(term: Term, block: int) -> bool:
+        if model is None:
+            return False
+        return v.all_of(model.value(term, block), lambda x: x.kind == v.DATASET)
+
+    flow = Flow(_random_map_check(summary.resolve, graph_random, eager_random), (), is_dataset)
     for number, block in enumerate(blocks):
         if block is not None and block.program:
             flow.run(block.program, number)
@@ -156,7 +167,9 @@ def _combine(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
         if found or block.program in notes:
             notes[block.program] = found
     constants = tuple(
-        (name, value) for name, value in flow.constants() if name not in summary.reassigned_globals
+        (name, value)
+        for name, value in flow.constants()
+        if model is not None and model.final(name) == frozenset({v.Value(v.INT, const=value)})
     )
     if not notes and not graph_random and not eager_random and not constants:
         return EMPTY_INFO
@@ -168,7 +181,7 @@ def _combine(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
     )
 
 
-module_fact(FACT, _extract, _combine)
+module_fact(FACT, _extract, _combine, reads_values=True)
 
 
 def _random_functions(
@@ -244,11 +257,15 @@ def _block_notes(ctx: BlockContext) -> list[BlockNote]:
             other_node = sites[other] if other is not None else None
             out.append(BlockNote(tag, sites[site], other_node, data, ctx.tree.body))
     check = _random_map_check(ctx.summary.resolve, info.graph_random, info.eager_random)
+
+    def is_dataset(term: Term, block: int) -> bool:
+        return v.all_of(ctx.model.value(term, ctx.ordinal), lambda x: x.kind == v.DATASET)
+
     for fn in _functions_worth_replaying(ctx):
-        program, sites = compile_body(fn.body)
+        program, sites = compile_body(fn.body, ctx.semantics.terms)
         if not program:
             continue
-        flow = Flow(check, info.constants)
+        flow = Flow(check, info.constants, is_dataset)
         flow.run(program)
         for note in flow.notes:
             related = sites[note.other[1]] if note.other is not None else None

@@ -8,14 +8,11 @@ records (TFL503-TFL505) is in :mod:`tflsp.analysis.detectors.gradients_flow`.
 from __future__ import annotations
 
 import ast
-import re
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.tape_flow import (
     GradientCall,
     Tape,
-    assigned_value,
-    bindings_before,
     exclusive,
     tape_flow,
 )
@@ -27,16 +24,13 @@ from tflsp.analysis.detectors.tape_module import (
 )
 from tflsp.analysis.diagnostics import Fix
 from tflsp.analysis.registry import detector
+from tflsp.analysis.semantic import values as v
 
 # -- TFL501 apply-gradients-order -------------------------------------------------------------
 
 _VARIABLE_ATTRS = frozenset(
     {"trainable_variables", "trainable_weights", "variables", "weights", "trainable_vars"}
 )
-_VARIABLE_NAME = re.compile(
-    r"^(?:t?vars|variables|var_list|params|parameters|weights|trainable_\w+|\w+_(?:vars|variables|params|weights))$"
-)
-_GRADIENT_NAME = re.compile(r"^(?:grads?|gradients?|gs|\w+_(?:grads?|gradients?))$")
 
 
 @detector("TFL501")
@@ -75,10 +69,7 @@ def apply_gradients_order(ctx: BlockContext) -> None:
 def _variables_first(
     ctx: BlockContext, first: ast.expr, second: ast.expr, sources: set[str]
 ) -> bool:
-    first_vars = _variable_like(ctx, first, sources)
-    if not first_vars or _variable_like(ctx, second, sources):
-        return False
-    return first_vars == "strong" or _gradient_like(ctx, second)
+    return _variable_like(ctx, first, sources) and not _variable_like(ctx, second, sources)
 
 
 def _gradient_sources(ctx: BlockContext) -> set[str]:
@@ -91,55 +82,20 @@ def _gradient_sources(ctx: BlockContext) -> set[str]:
     return out
 
 
-def _variable_like(ctx: BlockContext, expr: ast.expr, sources: set[str]) -> str | None:
-    """``strong`` for ``model.trainable_variables``-like expressions, ``weak`` for names."""
+def _variable_like(ctx: BlockContext, expr: ast.expr, sources: set[str]) -> bool:
+    """``model.trainable_variables``, what a tape differentiated against, or a name that holds
+    a list of variables (by value: its name says nothing)."""
     if isinstance(expr, ast.Attribute) and expr.attr in _VARIABLE_ATTRS:
-        return "strong"
+        return True
     if ctx.source(expr) in sources:
-        return "strong"
-    if isinstance(expr, ast.Name):
-        for value in _values_of(ctx, expr):
-            if isinstance(value, ast.Attribute) and value.attr in _VARIABLE_ATTRS:
-                return "strong"
-        if _VARIABLE_NAME.match(expr.id):
-            return "weak"
-    return None
-
-
-def _gradient_like(ctx: BlockContext, expr: ast.expr) -> bool:
-    if isinstance(expr, ast.Call):
-        return isinstance(expr.func, ast.Attribute) and expr.func.attr == "gradient"
-    if isinstance(expr, (ast.List, ast.Tuple)):
-        return bool(expr.elts) and all(_gradient_like(ctx, e) for e in expr.elts)
-    if isinstance(expr, ast.Name):
-        if _GRADIENT_NAME.match(expr.id):
-            return True
-        return any(_from_gradient_call(ctx, n) for n in _stores(ctx, expr))
-    return False
-
-
-def _stores(ctx: BlockContext, name: ast.Name) -> list[ast.Name]:
-    return bindings_before(ctx, name.id, ctx.index.enclosing_function(name), name)
-
-
-def _values_of(ctx: BlockContext, name: ast.Name) -> list[ast.expr]:
-    values = (assigned_value(ctx, n) for n in _stores(ctx, name))
-    return [v for v in values if v is not None]
-
-
-def _from_gradient_call(ctx: BlockContext, store: ast.Name) -> bool:
-    """Was ``store`` bound by ``... = tape.gradient(...)`` (also by unpacking)?"""
-    for parent in ctx.index.ancestors(store):
-        if isinstance(parent, ast.Assign):
-            value = parent.value
-            return (
-                isinstance(value, ast.Call)
-                and isinstance(value.func, ast.Attribute)
-                and value.func.attr == "gradient"
-            )
-        if not isinstance(parent, (ast.Tuple, ast.List, ast.Starred)):
-            return False
-    return False
+        return True
+    return v.all_of(
+        ctx.value(expr),
+        lambda x: (
+            (x.kind in (v.LIST, v.TUPLE) and x.ref == "variables")
+            or x.kind in (v.VARIABLE, v.KERAS_VARIABLE)
+        ),
+    )
 
 
 # -- TFL502 tape-gradient-twice ---------------------------------------------------------------
@@ -257,41 +213,6 @@ def gradient_wrt_model(ctx: BlockContext) -> None:
         )
 
 
-_MODEL_FACTORIES = ("keras.Sequential", "keras.Model", "keras.saving.load_model")
-
-
 def _is_keras_object(ctx: BlockContext, expr: ast.expr) -> bool:
-    if isinstance(expr, ast.Name) and expr.id == "self":
-        cls = ctx.index.enclosing_class(expr)
-        return cls is not None and ctx.keras_kind(cls) in ("layer", "model")
-    if not isinstance(expr, ast.Name):
-        return False
-    scope = ctx.index.enclosing_function(expr)
-    stores = bindings_before(ctx, expr.id, scope, expr)
-    if stores:
-        value = assigned_value(ctx, stores[-1])
-        return isinstance(value, ast.Call) and _makes_keras_object(ctx, value)
-    held = ctx.summary.assigned.get(expr.id, frozenset())
-    return any(_keras_object_name(ctx, h) for h in held)
-
-
-def _makes_keras_object(ctx: BlockContext, call: ast.Call) -> bool:
-    name = ctx.resolve(call.func)
-    if name is not None:
-        return _keras_object_name(ctx, name)
-    if isinstance(call.func, ast.Name):
-        return any(
-            cls.name == call.func.id and ctx.summary.keras_classes.get(cls.id) in ("layer", "model")
-            for cls in ctx.summary.classes.values()
-        )
-    return False
-
-
-def _keras_object_name(ctx: BlockContext, name: str) -> bool:
-    if name.startswith("local:"):
-        return ctx.summary.keras_classes.get(name[len("local:") :]) in ("layer", "model")
-    last = name.rpartition(".")[2]
-    return name in _MODEL_FACTORIES or (
-        name.startswith(("keras.layers.", "keras.applications.", "keras.models."))
-        and last[:1].isupper()
-    )
+    """A Keras layer or model (``self`` in one of their methods included)."""
+    return ctx.is_instance_of(expr, "keras_object")

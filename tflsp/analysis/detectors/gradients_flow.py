@@ -63,7 +63,7 @@ def _check_source(
         return
     stores = bindings_before(ctx, item.id, tape.scope, gradient.call)
     if not stores:
-        if not _is_parameter(tape.scope, item.id) and _global_constant(ctx, item.id):
+        if not _is_parameter(tape.scope, item.id) and _global_constant(ctx, item):
             ctx.report("TFL503", item, args=args)
         return
     value = assigned_value(ctx, stores[-1])
@@ -88,13 +88,10 @@ def _is_parameter(scope: ast.AST | None, name: str) -> bool:
     return any(p is not None and p.arg == name for p in params)
 
 
-def _global_constant(ctx: BlockContext, name: str) -> bool:
-    summary = ctx.summary
-    return (
-        not summary.has(".watch")
-        and summary.holds(name, *TENSOR_FACTORIES)
-        and name not in summary.reassigned_globals
-    )
+def _global_constant(ctx: BlockContext, name: ast.Name) -> bool:
+    """A module name that surely holds a plain tensor here (not a variable), in a module that
+    never calls ``watch``."""
+    return not ctx.summary.has(".watch") and ctx.is_instance_of(name, "tensor")
 
 
 def _module_level_sources(ctx: BlockContext) -> None:
@@ -112,7 +109,7 @@ def _module_level_sources(ctx: BlockContext) -> None:
         sources = call.args[1]
         items = sources.elts if isinstance(sources, (ast.List, ast.Tuple)) else [sources]
         for item in items:
-            if isinstance(item, ast.Name) and _global_constant(ctx, item.id):
+            if isinstance(item, ast.Name) and _global_constant(ctx, item):
                 ctx.report("TFL503", item, args={"source": item.id, "tape": func.value.id})
 
 

@@ -26,10 +26,11 @@ from tflsp.analysis.detectors.graph_support import (
     may_come_from,
     mentions,
     method_self,
+    same_target,
     scope_of,
 )
 from tflsp.analysis.diagnostics import Fix
-from tflsp.analysis.registry import detector
+from tflsp.analysis.registry import detector, watch
 
 
 @detector("TFL101")
@@ -39,11 +40,28 @@ def print_in_graph(ctx: BlockContext) -> None:
             continue
         if ctx.resolve(call.func) != "builtins.print" or not ctx.in_graph(call):
             continue
+        if _converts_builtins(ctx, call):
+            continue  # AutoGraph turns this print() into tf.print()
         fix = None
         tf_name = ctx.alias_for("tensorflow")
         if tf_name and not any(kw.arg in ("file", "flush") for kw in call.keywords):
             fix = ctx.fix(ctx.replace(call.func, f"{tf_name}.print"), safe=True)
         ctx.report("TFL101", call, args={"function": ctx.graph_function_name(call)}, fix=fix)
+
+
+def _converts_builtins(ctx: BlockContext, node: ast.AST) -> bool:
+    """``@tf.function(experimental_autograph_options=Feature.BUILTIN_FUNCTIONS)`` (or ``ALL``)
+    around ``node``: AutoGraph converts print() and other builtins to TensorFlow ops."""
+    for scope in ctx.index.ancestors(node):
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        option = decorator_call_keyword(ctx, scope, TF_FUNCTION, "experimental_autograph_options")
+        if option is not None and any(
+            isinstance(n, ast.Attribute) and n.attr in ("BUILTIN_FUNCTIONS", "ALL")
+            for n in ast.walk(option)
+        ):
+            return True
+    return False
 
 
 @detector("TFL102")
@@ -113,6 +131,66 @@ def _outside_root(ctx: BlockContext, receiver: ast.expr) -> str | None:
     return None if is_traced_scope(ctx, where) else node.id
 
 
+def _statement_lists(node: ast.AST) -> list[list[ast.stmt]]:
+    return [
+        block
+        for field in ("body", "orelse", "finalbody")
+        if isinstance(block := getattr(node, field, None), list)
+    ] + [h.body for h in getattr(node, "handlers", ())]
+
+
+def _made_fresh_before(ctx: BlockContext, target: ast.expr, node: ast.AST) -> bool:
+    """``self.logs = {}`` earlier in the same call, on the way to ``node``: the container is
+    rebuilt on every call (every trace), so filling it is not a leaked side effect."""
+    child: ast.AST = node
+    for parent in ctx.index.ancestors(node):
+        for block in _statement_lists(parent):
+            if child not in block:
+                continue
+            for stmt in block[: block.index(child)]:
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and any(same_target(t, target) for t in stmt.targets)
+                    and isinstance(
+                        stmt.value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp)
+                    )
+                ):
+                    return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        child = parent
+    return False
+
+
+def _guarded_creation(ctx: BlockContext, stmt: ast.stmt, name: str) -> bool:
+    """``if g is None: g = ...`` (or ``if not g:``): state made once, on the first trace."""
+    child: ast.AST = stmt
+    for parent in ctx.index.ancestors(stmt):
+        if isinstance(parent, ast.If) and child in parent.body:
+            for test in ast.walk(parent.test):
+                if (
+                    isinstance(test, ast.Compare)
+                    and isinstance(test.left, ast.Name)
+                    and test.left.id == name
+                    and any(isinstance(op, ast.Is) for op in test.ops)
+                    and any(
+                        isinstance(c, ast.Constant) and c.value is None for c in test.comparators
+                    )
+                ):
+                    return True
+                if (
+                    isinstance(test, ast.UnaryOp)
+                    and isinstance(test.op, ast.Not)
+                    and isinstance(test.operand, ast.Name)
+                    and test.operand.id == name
+                ):
+                    return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        child = parent
+    return False
+
+
 def _holds_tensor_state(ctx: BlockContext, expr: ast.expr) -> bool:
     """Tensors and variables are owned by TFL109/TFL110, not reported as Python side effects."""
     if isinstance(expr, ast.Name) and holds_variable(ctx, expr, expr.id):
@@ -159,6 +237,7 @@ def python_side_effect_in_graph(ctx: BlockContext) -> None:
                 root is not None
                 and may_be_container(ctx, func.value)
                 and not _holds_tensor_state(ctx, func.value)
+                and not _made_fresh_before(ctx, func.value, call)
             ):
                 ctx.report(
                     "TFL103",
@@ -200,7 +279,7 @@ def _report_global_write(ctx: BlockContext, stmt: ast.stmt, target: ast.Name) ->
     if not ctx.in_graph(stmt):
         return
     keyword = _global_write(ctx, stmt, target.id)
-    if keyword is None:
+    if keyword is None or _guarded_creation(ctx, stmt, target.id):
         return
     # ``v += 1`` on a global tf.Variable is TFL110's (it raises or rebinds the variable).
     if holds_variable(ctx, stmt, target.id) and _updates_itself(stmt, target):
@@ -239,6 +318,14 @@ def _report_outside_store(
         return
     if isinstance(target, ast.Subscript) and not may_be_container(ctx, target.value):
         return
+    if isinstance(target, ast.Subscript) and _made_fresh_before(ctx, target.value, stmt):
+        return
+    if (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Name)
+        and _guarded_creation(ctx, stmt, target.value.id)
+    ):
+        return  # ``if not d: d["k"] = ...``: filled once, on the first trace, on purpose
     ctx.report(
         "TFL103",
         stmt,
@@ -383,6 +470,10 @@ def _keras_without_autograph(
     return None
 
 
+# A module that converts functions with AutoGraph by hand (``X.call = to_graph(X.call)``).
+TO_GRAPH = "tensorflow.autograph.to_graph"
+watch(TO_GRAPH)
+
 _STATEMENT_WORDS: dict[type[ast.If | ast.While | ast.IfExp | ast.Assert], str] = {
     ast.If: "if",
     ast.While: "while",
@@ -408,6 +499,8 @@ def python_bool_of_tensor_outside_autograph(ctx: BlockContext) -> None:
             found = _autograph_off(ctx, node)
             if found is None or not _tensor_test(ctx, test, found[1]):
                 continue
+            if found[0] != "default" and ctx.summary.has(TO_GRAPH):
+                continue  # Keras' own AutoGraph gap, filled by hand in this module
             reason = found[0]
             ctx.report(
                 "TFL112",

@@ -1,14 +1,15 @@
 """TFL113: graph code reading a Python value that changes after the graph was traced.
 
 Whether a name goes stale depends on where it is bound relative to the calls that trace the
-function.  For module names that spans blocks, so a module fact orders bindings and calls by
-(block number, line); for a closure, the enclosing function is in the same block.
+function.  For module names the semantic model answers (:mod:`tflsp.analysis.semantic.captures`:
+calls resolved by value, in module order, per definition); for a closure, the enclosing function
+is in the same block.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tflsp.analysis.context import BlockContext
@@ -21,9 +22,7 @@ from tflsp.analysis.detectors.graph_support import (
     is_traced_scope,
     scope_of,
 )
-from tflsp.analysis.index import NodeIndex
-from tflsp.analysis.registry import detector, module_fact
-from tflsp.analysis.summary import ModuleSummary, _resolve_function
+from tflsp.analysis.registry import detector
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -46,33 +45,33 @@ class Binding:
     by_function: bool = False
 
 
-def goes_stale(bindings: Sequence[tuple[int, Binding]], traces: Sequence[Position]) -> bool:
+def goes_stale(
+    bindings: Sequence[tuple[int, Binding]], traces: Sequence[Position], escapes: bool = True
+) -> bool:
     """Is a name bound again after graph code may have been traced with its old value?
 
     ``bindings`` are ``(block number, binding)``; ``traces`` the positions of the calls that
-    can trace the graph code.  A binding counts when it follows the first such call, sits in a
-    loop that also makes such a call, or comes from a function.  The name must be bound more
-    than once (a loop binds it once per iteration).
+    can trace the graph code.  A binding counts when it follows the first such call and either
+    another call follows it or the function ``escapes`` (is handed out, so that it may be called
+    again later), when it sits in a loop that also makes such a call, or when it comes from a
+    function.  The name must be bound more than once (a loop binds it once per iteration).
     """
     count = sum(2 if b.loop else 1 for _, b in bindings)
     if count < 2:
         return False
     first = min(traces) if traces else None
+    last = max(traces) if traces else None
     for block, binding in bindings:
         if binding.by_function:
             return True
-        if first is None:
+        if first is None or last is None:
             continue
-        if (block, binding.line) > first:
+        if (block, binding.line) > first and (escapes or (block, binding.line) < last):
             return True
         loop = binding.loop
         if loop is not None and any(t[0] == block and loop[0] <= t[1] <= loop[1] for t in traces):
             return True
     return False
-
-
-# -- module fact: where module names are (re)bound, and where module code calls ------------
-GLOBAL_REBINDS = "graph.global_rebinds"
 
 
 def _stored_names(target: ast.AST) -> Iterator[ast.Name]:
@@ -83,119 +82,6 @@ def _stored_names(target: ast.AST) -> Iterator[ast.Name]:
 
 def _span(loop: ast.AST) -> Span:
     return (getattr(loop, "lineno", 0), getattr(loop, "end_lineno", None) or 0)
-
-
-def _statement_bindings(stmt: ast.stmt, loop: Span | None, out: list[tuple[str, Binding]]) -> None:
-    """Bindings a module-level statement makes, without entering functions or classes."""
-    if isinstance(stmt, _DEFS):
-        return
-    inner = loop or (_span(stmt) if isinstance(stmt, _LOOPS) else None)
-    targets: list[ast.AST] = []
-    if isinstance(stmt, ast.Assign):
-        targets = list(stmt.targets)
-    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
-        targets = [stmt.target]
-    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-        out.extend((n.id, Binding(n.lineno, inner)) for n in _stored_names(stmt.target))
-    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-        targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
-    for target in targets:
-        out.extend((n.id, Binding(n.lineno, loop)) for n in _stored_names(target))
-    for field in ("body", "orelse", "finalbody"):
-        for child in getattr(stmt, field, ()):
-            _statement_bindings(child, inner, out)
-    for handler in getattr(stmt, "handlers", ()):
-        for child in handler.body:
-            _statement_bindings(child, inner, out)
-
-
-def _extract_bindings(index: NodeIndex) -> Hashable:
-    """Top-level defs, module-level bindings and ``global`` writes, and module-level calls of
-    plain names (the calls that can run, and so trace, this module's functions)."""
-    defs = tuple((s.name, s.lineno) for s in index.tree.body if isinstance(s, _DEFS))
-    bindings: list[tuple[str, Binding]] = []
-    for stmt in index.tree.body:
-        _statement_bindings(stmt, None, bindings)
-    for glob in index.nodes(ast.Global):
-        fn = index.enclosing_function(glob)
-        if fn is None:
-            continue
-        names = set(glob.names)
-        bindings.extend(
-            (n.id, Binding(n.lineno, None, True))
-            for n in _stored_names(fn)
-            if n.id in names and index.enclosing_function(n) is fn
-        )
-    calls: list[tuple[str, int]] = []
-    if not all(isinstance(s, _DEFS) for s in index.tree.body):
-        calls = [
-            (c.func.id, c.lineno)
-            for c in index.nodes(ast.Call)
-            if isinstance(c.func, ast.Name) and index.enclosing_scope(c) is None
-        ]
-    return (defs, tuple(bindings), tuple(calls))
-
-
-def _combine_bindings(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
-    """``(top-level def, name)``: module names that go stale for the graph code of that def.
-
-    A trace needs a call: module-level calls of the module's own functions and classes made
-    after the def count (a call from another module happens after this one has run).
-    """
-    def_keys: dict[str, Position] = {}
-    bindings: dict[str, list[tuple[int, Binding]]] = {}
-    calls: list[tuple[str, Position]] = []
-    for number, value in enumerate(values):
-        if not isinstance(value, tuple):
-            continue
-        defs, block_bindings, block_calls = value
-        for name, line in defs:
-            def_keys.setdefault(name, (number, line))
-        for name, binding in block_bindings:
-            bindings.setdefault(name, []).append((number, binding))
-        calls.extend((name, (number, line)) for name, line in block_calls)
-    tops = {fid.split(".", 1)[0] for fid in summary.graph}
-    callers = _top_level_callers(summary)
-    out: set[tuple[str, str]] = set()
-    for top in tops:
-        key = def_keys.get(top)
-        if key is None:
-            continue
-        reaching = _reaching(top, callers)
-        traces = [where for name, where in calls if name in reaching and where > key]
-        out.update((top, name) for name, found in bindings.items() if goes_stale(found, traces))
-    return frozenset(out)
-
-
-def _top_level_callers(summary: ModuleSummary) -> dict[str, set[str]]:
-    """Top-level def -> the top-level defs whose code calls into it."""
-    functions = summary.functions
-    by_name = {cls.name: cls.id for cls in summary.classes.values()}
-    callers: dict[str, set[str]] = {}
-    for facts in functions.values():
-        caller = facts.id.split(".", 1)[0]
-        for text in facts.calls:
-            target = _resolve_function(
-                text, facts.id, facts.class_id, functions, summary.classes, by_name
-            )
-            if target is not None:
-                callers.setdefault(target.split(".", 1)[0], set()).add(caller)
-    return callers
-
-
-def _reaching(top: str, callers: dict[str, set[str]]) -> set[str]:
-    """``top`` and every top-level def whose calls lead to it."""
-    seen = {top}
-    queue = [top]
-    while queue:
-        for caller in callers.get(queue.pop(), ()):
-            if caller not in seen:
-                seen.add(caller)
-                queue.append(caller)
-    return seen
-
-
-module_fact(GLOBAL_REBINDS, _extract_bindings, _combine_bindings)
 
 
 # -- TFL113: a Python value frozen into the graph when it is traced -------------------------
@@ -221,10 +107,12 @@ def _top_statement(ctx: BlockContext, node: ast.AST) -> ast.AST | None:
 
 @dataclass
 class _Outer:
-    """An eager function's own bindings and the lines where it calls its nested functions."""
+    """An eager function's own bindings, the lines where it calls names it binds, and the names
+    it uses otherwise than by calling them (a function handed out, returned or stored)."""
 
     bindings: dict[str, list[tuple[int, Binding]]]
-    calls: list[int]
+    calls: list[tuple[str, int]]
+    handed_out: set[str]
 
 
 def _outer_facts(ctx: BlockContext, fn: ScopeNode, memo: dict[ast.AST, _Outer]) -> _Outer:
@@ -235,32 +123,50 @@ def _outer_facts(ctx: BlockContext, fn: ScopeNode, memo: dict[ast.AST, _Outer]) 
     table: dict[str, list[tuple[int, Binding]]] = {}
     for name in scope.params:
         table.setdefault(name, []).append((0, Binding(fn.lineno)))
-    nested: set[str] = set()
     called: list[tuple[str, int]] = []
+    handed_out: set[str] = set()
+    callees: set[int] = set()
     stack: list[tuple[ast.AST, Span | None]] = [(c, None) for c in ast.iter_child_nodes(fn)]
     while stack:
         node, loop = stack.pop()
         if isinstance(node, _NESTED_SCOPES):
             if isinstance(node, FUNCTION_TYPES):
-                nested.add(node.name)
                 _nonlocal_writes(node, table)
             continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            table.setdefault(node.id, []).append((0, Binding(node.lineno, loop)))
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Store):
+                table.setdefault(node.id, []).append((0, Binding(node.lineno, loop)))
+            elif id(node) not in callees:
+                handed_out.add(node.id)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             called.append((node.func.id, node.lineno))
+            callees.add(id(node.func))
         inner = loop or (_span(node) if isinstance(node, _LOOPS) else None)
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
-    # Nested defs, and names bound to a call's result (``step = tf.function(body)``).
-    results = {
-        name
-        for name, values in scope.values.items()
-        if any(isinstance(v, ast.Call) for v in values)
-    }
-    callables = nested | results
-    facts = _Outer(table, [line for name, line in called if name in callables])
+        # Children after the parent: a call's ``func`` is known before the name is visited.
+        stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
+    facts = _Outer(table, called, handed_out)
     memo[fn] = facts
     return facts
+
+
+def _callers(
+    ctx: BlockContext, outer: ScopeNode, nested: ast.FunctionDef | ast.AsyncFunctionDef
+) -> set[str]:
+    """Names whose calls trace ``nested``: its own, and names bound to a call made with it
+    (``step = tf.function(body)``)."""
+    names = {nested.name}
+    for name, values in scope_of(ctx, outer).values.items():
+        if any(
+            isinstance(value, ast.Call)
+            and any(
+                isinstance(n, ast.Name) and n.id == nested.name
+                for argument in (*value.args, *(k.value for k in value.keywords))
+                for n in ast.walk(argument)
+            )
+            for value in values
+        ):
+            names.add(name)
+    return names
 
 
 def _outside_loop(binding: Binding) -> Binding:
@@ -287,15 +193,23 @@ def _nested_def(ctx: BlockContext, node: ast.AST, outer: ScopeNode) -> ScopeNode
     return None
 
 
+def _stale_names(ctx: BlockContext) -> dict[ast.AST, frozenset[str]]:
+    """Top-level definitions of the block -> module names that go stale for their graph code."""
+    out: dict[ast.AST, frozenset[str]] = {}
+    for stmt in ctx.tree.body:
+        if isinstance(stmt, ast.ClassDef):
+            gid = ctx.class_id(stmt)
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            gid = ctx.function_id(stmt)
+        else:
+            continue
+        out[stmt] = ctx.summary.stale_globals.get(gid, frozenset())
+    return out
+
+
 @detector("TFL113")
 def python_value_captured_in_graph(ctx: BlockContext) -> None:
-    fact = ctx.summary.extra.get(GLOBAL_REBINDS)
-    rebound = fact if isinstance(fact, frozenset) else frozenset()
-    tops = {
-        stmt.name: {name for top, name in rebound if top == stmt.name}
-        for stmt in ctx.tree.body
-        if isinstance(stmt, _DEFS)
-    }
+    tops = _stale_names(ctx)
     global_names: set[str] = set().union(*tops.values()) if tops else set()
     closure_names = _closure_candidates(ctx)
     if not global_names and not closure_names:
@@ -317,8 +231,7 @@ def python_value_captured_in_graph(ctx: BlockContext) -> None:
         where = binding_scope(ctx, node, node.id)
         if where == MODULE:
             top = _top_statement(ctx, node)
-            name_of_top = getattr(top, "name", None)
-            if name_of_top is None or node.id not in tops.get(name_of_top, ()):
+            if top is None or node.id not in tops.get(top, ()):
                 continue
             if ctx.resolve(node) is not None:
                 continue  # an import or a builtin
@@ -359,16 +272,20 @@ def _check_closure(
     if nested is None:
         return
     facts = _outer_facts(ctx, outer, memo)
-    traces = [(0, line) for line in facts.calls]
     if isinstance(nested, ast.Lambda):
-        traces.append((0, nested.lineno))  # ``ds.map(lambda ...)`` traces it right there
+        traces = [(0, nested.lineno)]  # ``ds.map(lambda ...)`` traces it right there
+        escapes = False
+    else:
+        callers = _callers(ctx, outer, nested)
+        traces = [(0, line) for name, line in facts.calls if name in callers]
+        escapes = bool(callers & facts.handed_out)
     # A function defined inside the loop that rebinds the name is a new function (and a new
     # trace) on every iteration: for it, that loop does not repeat the binding.
     bindings = [
         (block, _outside_loop(b) if b.loop and b.loop[0] <= nested.lineno <= b.loop[1] else b)
         for block, b in facts.bindings.get(node.id, [])
     ]
-    if not goes_stale(bindings, traces):
+    if not goes_stale(bindings, traces, escapes):
         return
     reported.add((inner, node.id))
     outer_name = outer.name if isinstance(outer, FUNCTION_TYPES) else "lambda"

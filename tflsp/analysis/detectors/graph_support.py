@@ -12,6 +12,7 @@ import ast
 from dataclasses import dataclass, field
 
 from tflsp.analysis.context import BlockContext
+from tflsp.analysis.semantic import values as v
 
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -352,65 +353,65 @@ def name_values(ctx: BlockContext, node: ast.AST, name: str) -> list[ast.expr] |
 
 
 def may_be_container(ctx: BlockContext, expr: ast.expr) -> bool:
-    """False when everything assigned to ``expr`` is known and none of it is a container.
+    """False when everything ``expr`` may hold is known and none of it is a container.
 
     ``self.cache.setdefault(...)`` on a custom cache object, or ``log.update(...)`` on a name
-    assigned from ``Logger()``, is not a Python container mutation.  Unknown origins count as
-    containers.
+    assigned from ``Logger()``, is not a Python container mutation.  Unknown values count as
+    containers (the mutation itself says so).
     """
-    if isinstance(expr, ast.Attribute):
-        owner = method_self(ctx, expr)
-        attr = self_attribute(expr, owner[1]) if owner is not None else None
-        if owner is None or attr is None:
-            return True
-        origins = attribute_origins(ctx, owner[0])
-        if attr in origins.containers:
-            return True
-        return attr not in (origins.variables | origins.numbers | origins.others)
-    if not isinstance(expr, ast.Name):
+    values = ctx.value(expr)
+    if v.is_unknown(values):
         return True
-    values = name_values(ctx, expr, expr.id)
-    if values is None:
-        held = ctx.summary.assigned.get(expr.id, frozenset())
-        return not held or any(h.startswith("collections.") for h in held)
-    return not values or any(is_container(ctx, v) for v in values)
+    return v.any_of(values, _is_container_value)
+
+
+def _is_container_value(value: v.Value) -> bool:
+    return value.kind in v.CONTAINERS or (
+        value.kind == v.FOREIGN and value.ref.startswith(("collections.", "builtins."))
+    )
+
+
+def value_before(ctx: BlockContext, node: ast.AST, name: str) -> v.Values:
+    """What ``name`` holds when the statement ``node`` (or the name ``node``) runs."""
+    if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+        return ctx.value(node)
+    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        reach = ctx.semantics.flow.before.get(node.target)
+        if reach is not None:
+            term = ctx.semantics.terms.reach_terms(reach, name, node.target)
+            return ctx.model.value(term, ctx.ordinal)
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load):
+            return ctx.value(sub)
+    return v.UNKNOWN_SET
 
 
 def holds_variable(ctx: BlockContext, node: ast.AST, name: str) -> bool:
-    # The summary knows every ``name = callee(...)`` of the module, function-local ones too.
-    if not ctx.summary.holds(name, *VARIABLE_FACTORIES):
-        return False
-    values = name_values(ctx, node, name)
-    if values is None:
-        return ctx.summary.holds(name, *VARIABLE_FACTORIES)
-    return any(is_variable_factory(ctx, v, None) for v in values)
+    """``name`` may hold a tf.Variable or keras.Variable where ``node`` reads it (and nothing
+    unknown): updating it with an operator replaces a variable."""
+    values = value_before(ctx, node, name)
+    return not v.is_unknown(values) and v.any_of(
+        values, lambda x: x.kind in (v.VARIABLE, v.KERAS_VARIABLE)
+    )
 
 
-def is_tensor_expr(ctx: BlockContext, expr: ast.AST, _seen: frozenset[str] = frozenset()) -> bool:
-    """Conservatively: does ``expr`` evaluate to a tensor (not a Python value)?"""
-    if isinstance(expr, ast.Call):
-        return produces_tensor(ctx.resolve(expr.func))
-    if isinstance(expr, ast.Name):
-        if expr.id in _seen:
-            return False
-        seen = _seen | {expr.id}
-        values = name_values(ctx, expr, expr.id)
-        if values is None:
-            held = ctx.summary.assigned.get(expr.id, frozenset())
-            return bool(held) and all(produces_tensor(h) for h in held)
-        return bool(values) and all(is_tensor_expr(ctx, v, seen) for v in values)
+def is_tensor_expr(ctx: BlockContext, expr: ast.AST) -> bool:
+    """Does ``expr`` surely evaluate to a tensor (not a Python value)?  An operator on a
+    tensor gives a tensor, whatever the other operand."""
     if isinstance(expr, ast.BinOp):
-        return is_tensor_expr(ctx, expr.left, _seen) or is_tensor_expr(ctx, expr.right, _seen)
+        return is_tensor_expr(ctx, expr.left) or is_tensor_expr(ctx, expr.right)
     if isinstance(expr, ast.UnaryOp):
-        return is_tensor_expr(ctx, expr.operand, _seen)
+        return is_tensor_expr(ctx, expr.operand)
     if isinstance(expr, ast.Compare):
         if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
             return False
-        return any(is_tensor_expr(ctx, e, _seen) for e in (expr.left, *expr.comparators))
+        return any(is_tensor_expr(ctx, e) for e in (expr.left, *expr.comparators))
     if isinstance(expr, ast.BoolOp):
-        return any(is_tensor_expr(ctx, v, _seen) for v in expr.values)
+        return any(is_tensor_expr(ctx, value) for value in expr.values)
     if isinstance(expr, ast.Subscript):
-        return is_tensor_expr(ctx, expr.value, _seen)
+        return is_tensor_expr(ctx, expr.value)
+    if isinstance(expr, (ast.Name, ast.Call, ast.Attribute)):
+        return v.all_of(ctx.value(expr), lambda x: x.kind == v.TENSOR)
     return False
 
 

@@ -7,7 +7,6 @@ Retracing from Python numbers or freshly created tf.functions (TFL106), the depr
 from __future__ import annotations
 
 import ast
-from collections.abc import Hashable, Sequence
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.graph_support import (
@@ -15,118 +14,50 @@ from tflsp.analysis.detectors.graph_support import (
     TF_FUNCTION,
     binding_scope,
     last_name,
-    method_self,
     scope_of,
 )
 from tflsp.analysis.diagnostics import Edit
-from tflsp.analysis.facts import RESOLVED_PREFIX
-from tflsp.analysis.index import NodeIndex
-from tflsp.analysis.registry import detector, module_fact
-from tflsp.analysis.summary import ModuleSummary
+from tflsp.analysis.registry import detector
+from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.evaluate import FIXED
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-# -- module fact: tf.functions whose input_signature turns Python numbers into tensors -----
-FIXED_SIGNATURES = "graph.fixed_signatures"
-
-
-def _has_signature(call: ast.AST) -> bool:
-    return isinstance(call, ast.Call) and any(kw.arg == "input_signature" for kw in call.keywords)
-
-
-def _fixed_signatures(index: NodeIndex) -> frozenset[str]:
-    names: set[str] = set()
-    for fn in index.functions():
-        if any(_has_signature(d) for d in fn.decorator_list):
-            names.add(index.scope_id(fn))
-    for assign in index.nodes(ast.Assign):
-        if _has_signature(assign.value):
-            names.update(t.id for t in assign.targets if isinstance(t, ast.Name))
-    return frozenset(names)
-
-
-def _union(values: Sequence[Hashable], summary: ModuleSummary) -> frozenset[str]:
-    out: set[str] = set()
-    for value in values:
-        if isinstance(value, frozenset):
-            out.update(value)
-    return frozenset(out)
-
-
-module_fact(FIXED_SIGNATURES, _fixed_signatures, _union)
-
-
 # -- TFL106: retracing ---------------------------------------------------------------------
-def _creates_tf_function(ctx: BlockContext, decorators: Sequence[str]) -> bool:
-    """Module-level decorator texts (from the summary) that make a tf.function."""
-    for text in decorators:
-        if text.startswith(RESOLVED_PREFIX):
-            if text[1:] == TF_FUNCTION:
-                return True
-        elif ctx.summary.resolve(text) == TF_FUNCTION or text in ctx.summary.wrapper_decorators:
-            return True
-    return False
-
-
-def _is_tf_function_decorator(ctx: BlockContext, deco: ast.expr) -> bool:
-    target = deco.func if isinstance(deco, ast.Call) else deco
-    if isinstance(target, ast.Name) and target.id in ctx.summary.wrapper_decorators:
-        return True
-    return last_name(target) == "function" and ctx.resolve(target) == TF_FUNCTION
+def _is_tf_function_value(value: v.Value) -> bool:
+    return value.kind == v.FUNCTION and value.const == v.TF_FUNCTION
 
 
 def _makes_tf_function(ctx: BlockContext, call: ast.Call) -> bool:
     """``tf.function(g)`` or a call of a local wrapper that returns a tf.function."""
-    func = call.func
-    if isinstance(func, ast.Name) and func.id in ctx.summary.wrapper_decorators:
-        return binding_scope(ctx, call, func.id) == "module"
-    return last_name(func) == "function" and ctx.resolve(func) == TF_FUNCTION
+    if not call.args or not isinstance(call.func, (ast.Name, ast.Attribute)):
+        return False
+    if isinstance(call.func, ast.Attribute) and call.func.attr != "function":
+        return False  # tf.function under any alias is ``<alias>.function`` or a plain name
+    func = ctx.value(call.func)
+    if ctx.qualname(call.func) == TF_FUNCTION:
+        return True
+    if not v.any_of(func, lambda x: x.kind == v.FUNCTION and x.is_local):
+        return False  # print(), len(), a class...: not a wrapper of this module
+    return v.all_of(ctx.value(call), _is_tf_function_value)
 
 
-def _fixed(ctx: BlockContext, name: str) -> bool:
-    fixed = ctx.summary.extra.get(FIXED_SIGNATURES)
-    return isinstance(fixed, frozenset) and name in fixed
+def _is_tf_function_def(ctx: BlockContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return ctx.model.evaluator.function_flavor(ctx.function_id(fn)) == v.TF_FUNCTION
 
 
 def _tf_function_callee(ctx: BlockContext, call: ast.Call) -> str | None:
-    """The display name of the tf.function ``call`` calls, when it is one."""
+    """The display name of the tf.function ``call`` calls, when it is one whose signature is
+    not fixed by ``input_signature``."""
     func = call.func
-    if isinstance(func, ast.Attribute):
-        owner = method_self(ctx, call)
-        if owner is None or not (isinstance(func.value, ast.Name) and func.value.id == owner[1]):
-            return None
-        for method in owner[0].body:
-            if isinstance(method, FUNCTION_TYPES) and method.name == func.attr:
-                decorated = any(_is_tf_function_decorator(ctx, d) for d in method.decorator_list)
-                fixed = any(_has_signature(d) for d in method.decorator_list)
-                return ctx.source(func) if decorated and not fixed else None
+    if not isinstance(func, (ast.Name, ast.Attribute)):
         return None
-    if not isinstance(func, ast.Name):
-        return None
-    where = binding_scope(ctx, call, func.id)
-    if isinstance(where, str):
-        # Read through the (tracked) graph map first, so that cached findings of this block
-        # are dropped when the function gains or loses its decorator in another block.
-        info = ctx.summary.graph.get(func.id)
-        facts = ctx.summary.functions.get(func.id) if info is not None else None
-        if facts is not None and _creates_tf_function(ctx, facts.decorators):
-            return None if _fixed(ctx, func.id) else func.id
-        wrappers = (f"local:{w}" for w in ctx.summary.wrapper_decorators)
-        if ctx.summary.holds(func.id, TF_FUNCTION, *wrappers) and not _fixed(ctx, func.id):
-            return func.id
-        return None
-    for fn in ctx.index.functions():
-        if fn.name == func.id and ctx.index.enclosing_function(fn) is where:
-            decorated = any(_is_tf_function_decorator(ctx, d) for d in fn.decorator_list)
-            fixed = any(_has_signature(d) for d in fn.decorator_list)
-            return func.id if decorated and not fixed else None
-    values = scope_of(ctx, where).values.get(func.id, [])
-    for value in values:
-        if isinstance(value, ast.Call) and _makes_tf_function(ctx, value):
-            return None if _has_signature(value) else func.id
+    values = ctx.value(func)
+    if v.all_of(values, lambda x: _is_tf_function_value(x) and x.base != FIXED):
+        return ctx.source(func)
     return None
 
 
@@ -263,6 +194,12 @@ def _report_creation(
     outer = ctx.index.enclosing_function(anchor)
     if not isinstance(outer, FUNCTION_TYPES) or outer.name == "__init__":
         return
+    if _runs_once_or_unknown(ctx, outer):
+        return
+    if _depends_on(ctx, anchor, outer):
+        return  # real-code-findings M9: it must be made anew for each call of ``outer``
+    if len(calls) > 1:
+        return  # made once per call of ``outer`` and reused inside it
     if any(_innermost_loop(ctx, c) is None and _forwards_parameters(c, outer) for c in calls):
         ctx.report(
             "TFL106",
@@ -270,6 +207,51 @@ def _report_creation(
             message="created_per_call",
             args={"function": display, "outer": outer.name},
         )
+
+
+def _runs_once_or_unknown(ctx: BlockContext, outer: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Nothing says ``outer`` runs more than once: a test method (the runner calls it once), or
+    a nested function the enclosing one never calls itself but hands over (to
+    ``strategy.run``, a training loop of a library), which may well call it only while tracing."""
+    owner = ctx.index.parent(outer)
+    if isinstance(owner, ast.ClassDef):
+        return any(_is_test_case(ctx, base) for base in owner.bases)
+    enclosing = ctx.index.enclosing_function(outer)
+    if not isinstance(enclosing, FUNCTION_TYPES):
+        return False
+    return not any(
+        isinstance(call.func, ast.Name) and call.func.id == outer.name
+        for call in ctx.index.nodes(ast.Call)
+        if ctx.index.enclosing_function(call) is enclosing
+    )
+
+
+def _is_test_case(ctx: BlockContext, base: ast.expr) -> bool:
+    """A unittest-style test case class (``unittest``, ``absltest``, ``tf.test``...)."""
+    name = ctx.qualname(base)
+    return name is not None and name.rsplit(".", 1)[-1] in ("TestCase", "TestCaseBase")
+
+
+def _depends_on(
+    ctx: BlockContext, anchor: ast.AST, outer: ast.FunctionDef | ast.AsyncFunctionDef
+) -> bool:
+    """Do the options the tf.function is made with (decorator arguments, ``tf.function``'s
+    keywords) read names ``outer`` binds?  Then it has to be made for each call of ``outer``
+    (an ``input_signature`` from the outer arguments, ``experimental_implements=...``)."""
+    bound = scope_of(ctx, outer).bound - {"self", "cls"}
+    options: list[ast.AST] = []
+    if isinstance(anchor, ast.Call):
+        options.extend(kw.value for kw in anchor.keywords)
+    elif isinstance(anchor, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        options.extend(d for d in anchor.decorator_list if isinstance(d, ast.Call))
+    return any(
+        isinstance(node, ast.Name)
+        and isinstance(node.ctx, ast.Load)
+        and node.id in bound
+        and binding_scope(ctx, node, node.id) is outer
+        for option in options
+        for node in ast.walk(option)
+    )
 
 
 def _loop_target_names(ctx: BlockContext) -> set[str]:
@@ -317,10 +299,8 @@ def retracing(ctx: BlockContext) -> None:
             ):
                 _report_creation(ctx, call, call, parent.targets[0].id, None)
     for fn in ctx.index.functions():
-        for deco in fn.decorator_list:
-            if _is_tf_function_decorator(ctx, deco):
-                _report_creation(ctx, deco, fn, fn.name, None)
-                break
+        if fn.decorator_list and _is_tf_function_def(ctx, fn):
+            _report_creation(ctx, fn.decorator_list[0], fn, fn.name, None)
 
 
 # -- TFL107: the deprecated experimental_* spelling ----------------------------------------
@@ -392,6 +372,13 @@ def _debug_guarded(ctx: BlockContext, node: ast.AST) -> bool:
     return False
 
 
+def _switched_off_later(ctx: BlockContext, call: ast.Call) -> bool:
+    """Module code turns graphs back on after this switch (real-code-findings M7)."""
+    if ctx.index.enclosing_function(call) is not None:
+        return False
+    return bool(ctx.summary.eager_switches.get(ctx.block_key))
+
+
 def _drop_keyword(ctx: BlockContext, call: ast.Call, kw: ast.keyword) -> Edit:
     """Delete ``kw`` together with the comma that separates it from its neighbour."""
     items: list[ast.AST] = sorted(
@@ -425,7 +412,11 @@ def eager_debug_left_on(ctx: BlockContext) -> None:
             if flag is None:
                 kw = ctx.keyword(call, "run_eagerly")
                 flag = kw.value if kw is not None else None
-            if _is_true(flag) and not _debug_guarded(ctx, call):
+            if (
+                _is_true(flag)
+                and not _debug_guarded(ctx, call)
+                and not _switched_off_later(ctx, call)
+            ):
                 ctx.report("TFL108", call, args={"call": ctx.source(func)})
         elif name == "tensorflow.data.experimental.enable_debug_mode" and not _debug_guarded(
             ctx, call

@@ -74,32 +74,62 @@ def raw_target(ctx: BlockContext, expr: ast.expr) -> str | None:
 @detector("TFL601")
 def tf1_removed_api(ctx: BlockContext) -> None:
     version = ctx.keras_version
-    heads = tensorflow_heads(ctx)
-    if heads:
-        for node in ctx.index.nodes(ast.Attribute):
-            root = chain_root(node)
-            if not (isinstance(root, ast.Name) and root.id in heads) or not is_outermost(ctx, node):
-                continue
-            head_target = heads[root.id]
-            text = dotted(node)
-            if text is None:
-                continue
-            # A cheap look at the written chain first; resolve (scopes, shadowing) on a hit only.
-            qual = head_target + text[len(root.id) :]
-            found = lookup(qual[len(TF_PREFIX) :], version) if qual.startswith(TF_PREFIX) else None
-            if found is None or ctx.resolve(node) != qual:
-                continue
-            key, entry = found
-            if head_target.startswith(TF_PREFIX) and lookup(head_target[len(TF_PREFIX) :], 0):
-                continue  # the import itself is reported; its uses would only repeat it
-            strip = qual.count(".") - (key.count(".") + 1)
-            sub: ast.expr = node
-            for _ in range(strip):
-                if isinstance(sub, ast.Attribute):
-                    sub = sub.value
-            _report_removed(ctx, sub, key, entry)
+    for node in ctx.index.nodes(ast.Attribute):
+        root = chain_root(node)
+        if not isinstance(root, ast.Name) or not is_outermost(ctx, node):
+            continue
+        if root.id in ("self", "cls") or _parameter(ctx, root):
+            continue  # an object, not a module
+        # A cheap look at what the chain starts from first (aliases, ``tf1 = tf.compat.v1``
+        # and imports inside functions included); the whole chain only on a hit.
+        head = ctx.qualname(root)
+        if head is None or not (head == "tensorflow" or head.startswith(TF_PREFIX)):
+            continue
+        if head.startswith(TF_PREFIX) and _removed_path(head, 0) is not None:
+            continue  # the import itself is reported; its uses would only repeat it
+        qual = ctx.qualname(node)
+        found = _removed_path(qual, version) if qual is not None else None
+        if found is None or qual is None:
+            continue
+        path, key, entry = found
+        strip = path.count(".") - key.count(".")
+        sub: ast.expr = node
+        for _ in range(strip):
+            if isinstance(sub, ast.Attribute):
+                sub = sub.value
+        _report_removed(ctx, sub, key, entry)
     _removed_imports(ctx, version)
     _dataset_v1_methods(ctx)
+
+
+_COMPAT_V1 = "tensorflow.compat.v1."
+
+
+def _parameter(ctx: BlockContext, name: ast.Name) -> bool:
+    reach = ctx.semantics.flow.uses.get(name)
+    return (
+        reach is not None and bool(reach.defs) and all(isinstance(d, ast.arg) for d in reach.defs)
+    )
+
+
+def _removed_path(qual: str, version: int) -> tuple[str, str, Removed] | None:
+    """``(path below tensorflow, removed key, entry)`` when ``qual`` does not exist on TF 2.21.
+
+    Below ``tf.compat.v1`` (also when the module imports it as ``tf``) only the names that
+    are gone from it too count (``estimator``, ``contrib``); ``tf.compat.v1.layers`` failing
+    with Keras 3 is TFL306's.
+    """
+    if qual.startswith(_COMPAT_V1):
+        path = qual[len(_COMPAT_V1) :]
+        found = lookup(path, version)
+        if found is None or found[1].compat:
+            return None
+        return path, found[0], found[1]
+    if not qual.startswith(TF_PREFIX):
+        return None
+    path = qual[len(TF_PREFIX) :]
+    found = lookup(path, version)
+    return (path, found[0], found[1]) if found is not None else None
 
 
 def _report_removed(ctx: BlockContext, node: ast.expr, key: str, entry: Removed) -> None:
@@ -146,10 +176,10 @@ def _removed_imports(ctx: BlockContext, version: int) -> None:
 
 
 def _report_import(ctx: BlockContext, node: ast.stmt, qual: str, version: int) -> bool:
-    found = lookup(qual[len(TF_PREFIX) :], version)
+    found = _removed_path(canonical(qual), version)
     if found is None:
         return False
-    key, entry = found
+    _, key, entry = found
     if key == "contrib" or not entry.replacement:
         variant = "import_contrib" if key == "contrib" else "import_delete"
     else:
@@ -182,7 +212,6 @@ def _dataset_v1_methods(ctx: BlockContext) -> None:
 
 # Libraries whose tensors have .cpu()/.gpu() methods of their own.
 _OTHER_TENSOR_LIBRARIES = ("torch", "mxnet", "chainer", "cupy", "paddle", "jax")
-_OPTIMIZER_NAMES = frozenset({"optimizer", "opt", "optim", "optimiser"})
 
 
 @detector("TFL602")
@@ -214,6 +243,8 @@ def deprecated_api(ctx: BlockContext) -> None:
 
 
 def _device_methods(ctx: BlockContext) -> None:
+    """``x.cpu()``/``x.gpu()`` on a TensorFlow tensor (a torch tensor has them too: the value
+    decides, not the method name)."""
     for call in ctx.index.nodes(ast.Call):
         func = call.func
         if (
@@ -221,6 +252,7 @@ def _device_methods(ctx: BlockContext) -> None:
             and func.attr in ("gpu", "cpu")
             and not call.args
             and not call.keywords
+            and ctx.is_instance_of(func.value, "tensor")
         ):
             ctx.report(
                 "TFL602",
@@ -253,14 +285,8 @@ def _optimizer_lr(ctx: BlockContext, node: ast.Attribute) -> None:
 
 
 def _looks_like_optimizer(ctx: BlockContext, expr: ast.expr) -> bool:
-    if isinstance(expr, ast.Attribute):
-        return expr.attr in ("optimizer", "_optimizer")
-    if isinstance(expr, ast.Name):
-        if expr.id in _OPTIMIZER_NAMES:
-            return True
-        held = ctx.summary.assigned.get(expr.id, frozenset())
-        return any(h.startswith("keras.optimizers.") for h in held)
-    return False
+    """A Keras optimizer by value (``model.optimizer`` of a Keras model included)."""
+    return ctx.is_instance_of(expr, "optimizer")
 
 
 def _keras_backend(ctx: BlockContext, node: ast.Attribute) -> None:

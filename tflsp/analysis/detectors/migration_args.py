@@ -12,7 +12,7 @@ import ast
 from dataclasses import dataclass
 
 from tflsp.analysis.context import BlockContext
-from tflsp.analysis.detectors.saving_paths import keras_model_receiver, path_literal
+from tflsp.analysis.detectors.saving_paths import is_keras_model
 from tflsp.analysis.diagnostics import Edit
 from tflsp.analysis.names import dotted
 from tflsp.analysis.registry import detector
@@ -87,11 +87,7 @@ def _table_for(ctx: BlockContext, call: ast.Call) -> tuple[str, dict[str, Deprec
         if name in _SAVE_FUNCTIONS:
             return name, {"include_optimizer": _INCLUDE_OPTIMIZER}
         return None
-    if (
-        isinstance(func, ast.Attribute)
-        and func.attr == "save"
-        and keras_model_receiver(dotted(func.value), ctx.summary)
-    ):
+    if isinstance(func, ast.Attribute) and func.attr == "save" and is_keras_model(ctx, func.value):
         return "keras.Model.save", {"include_optimizer": _INCLUDE_OPTIMIZER}
     return None
 
@@ -103,8 +99,8 @@ def _saves_to_keras_file(ctx: BlockContext, call: ast.Call, api: str) -> bool:
     if path is None:
         kw = ctx.keyword(call, "filepath")
         path = kw.value if kw is not None else None
-    found = path_literal(path, ctx.index)
-    return found is not None and found[0].endswith(".keras")
+    text = ctx.string_end(path) if path is not None else None
+    return text is not None and text.endswith(".keras")
 
 
 @detector("TFL606")

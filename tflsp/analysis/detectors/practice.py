@@ -9,14 +9,14 @@ batch of rows), and the scalar is then combined element-wise with that batch aga
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.graph_support import name_values
-from tflsp.analysis.detectors.tracking_support import canonical_kind
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.names import dotted, resolve_dotted
 from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.semantic import values as v
 from tflsp.analysis.summary import ModuleSummary
 
 
@@ -112,13 +112,11 @@ class Ranks:
         self,
         resolve: Resolver,
         name_rank: NameRank,
-        assigned: Mapping[str, frozenset[str]],
-        keras_classes: Mapping[str, str],
+        keras_callable: Callable[[ast.Name], bool],
     ) -> None:
         self._resolve = resolve
         self._name_rank = name_rank
-        self._assigned = assigned
-        self._keras_classes = keras_classes
+        self._keras_callable = keras_callable  # does the name hold a Keras layer or model?
 
     def batched(self, expr: ast.AST, depth: int = 0) -> bool:
         if depth > 6:
@@ -155,16 +153,7 @@ class Ranks:
     def _model_call(self, call: ast.Call) -> bool:
         """``model(x)`` or ``layer(x)`` on a name holding a Keras model or layer: a batch."""
         func = call.func
-        if not isinstance(func, ast.Name):
-            return False
-        for held in self._assigned.get(func.id, frozenset()):
-            if held.startswith("local:"):
-                kind = self._keras_classes.get(held[len("local:") :])
-            else:
-                kind = canonical_kind(held)
-            if kind in ("layer", "model"):
-                return True
-        return False
+        return isinstance(func, ast.Name) and self._keras_callable(func)
 
 
 # -- module fact: module-level batches, and where module-level names meet them ------------
@@ -220,7 +209,14 @@ def _combine_module_tensors(values: Sequence[Hashable], summary: ModuleSummary) 
         found = table.get(node.id) or []
         return bool(found) and all(ranks.batched(v, depth) for v in found)
 
-    ranks = Ranks(resolve, name_rank, summary.assigned, summary.keras_classes)
+    def keras_callable(node: ast.Name) -> bool:
+        model = summary.model
+        return model is not None and v.all_of(
+            model.final(node.id),
+            lambda x: x.kind == v.INSTANCE and x.base in (v.LAYER, v.MODEL),
+        )
+
+    ranks = Ranks(resolve, name_rank, keras_callable)
     batched = frozenset(name for name in table if name_rank(ast.Name(name), 0))
     broadcasts: set[tuple[str, str]] = set()
     for name, text in pairs:
@@ -231,7 +227,7 @@ def _combine_module_tensors(values: Sequence[Hashable], summary: ModuleSummary) 
     return (batched, frozenset(broadcasts))
 
 
-module_fact(MODULE_TENSORS, _extract_module_tensors, _combine_module_tensors)
+module_fact(MODULE_TENSORS, _extract_module_tensors, _combine_module_tensors, reads_values=True)
 
 
 def _module_tensors(ctx: BlockContext) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
@@ -250,7 +246,10 @@ def block_ranks(ctx: BlockContext) -> Ranks:
             return node.id in module_names
         return bool(values) and all(ranks.batched(v, depth) for v in values)
 
-    ranks = Ranks(ctx.resolve, name_rank, ctx.summary.assigned, ctx.summary.keras_classes)
+    def keras_callable(node: ast.Name) -> bool:
+        return ctx.is_instance_of(node, "keras_object")
+
+    ranks = Ranks(ctx.resolve, name_rank, keras_callable)
     return ranks
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import ast
 
 from tflsp.analysis.context import BlockContext
-from tflsp.analysis.detectors.graph_support import name_values
 from tflsp.analysis.diagnostics import Fix
 from tflsp.analysis.registry import detector
+from tflsp.analysis.semantic.model import qualname_of
 
 LOGS = frozenset(
     {
@@ -43,12 +43,13 @@ def _squasher(ctx: BlockContext, expr: ast.expr) -> tuple[str, ast.Call | None] 
         name = ctx.resolve(expr.func)
         return (name, expr) if name in SQUASHERS else None
     if isinstance(expr, ast.Name):
-        values = name_values(ctx, expr, expr.id)
-        if values is None:  # a module-level name: what the summary says it was assigned from
-            held = ctx.summary.assigned.get(expr.id, frozenset())
-            found = [h for h in held if h in SQUASHERS]
-            return (found[0], None) if found and len(held) == 1 else None
-        names = {ctx.resolve(v.func) if isinstance(v, ast.Call) else None for v in values}
+        # What reaches the name: calls of one squashing function (the term keeps the call).
+        term = ctx.semantics.terms.expr(expr)
+        calls = term.args if term.tag == "union" else (term,)
+        names = {
+            qualname_of(ctx.model.value(t.args[0], ctx.ordinal)) if t.tag == "call" else None
+            for t in calls
+        }
         if len(names) == 1:
             (name,) = names
             if name in SQUASHERS:

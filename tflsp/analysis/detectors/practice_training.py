@@ -11,11 +11,14 @@ import ast
 from collections.abc import Hashable, Sequence
 
 from tflsp.analysis.context import BlockContext
-from tflsp.analysis.detectors.saving_paths import keras_model_receiver
 from tflsp.analysis.detectors.tracking_support import canonical_kind, state_kind
+from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.names import dotted, resolve_dotted
 from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.terms import UNKNOWN as UNKNOWN_TERM
+from tflsp.analysis.semantic.terms import Term
 from tflsp.analysis.summary import ModuleSummary, _resolve_function
 
 SEEDERS = frozenset(
@@ -38,15 +41,16 @@ _TRAINING_METHODS = frozenset({"fit", "fit_generator", "train_on_batch"})
 RANDOMNESS = "practice.randomness"
 
 
-def _fit_shuffles(index: NodeIndex, call: ast.Call) -> bool:
-    """``model.fit(x, y)`` on arrays shuffles them (``shuffle=True`` is the default)."""
+def _fit_data(index: NodeIndex, call: ast.Call) -> Term | None:
+    """What ``model.fit`` trains on when it shuffles it (``shuffle=True`` is the default, and
+    a tf.data Dataset ignores it: the summary looks at the value)."""
     shuffle = next((kw.value for kw in call.keywords if kw.arg == "shuffle"), None)
     if isinstance(shuffle, ast.Constant) and shuffle.value is False:
-        return False
+        return None
     first = call.args[0] if call.args else None
-    text = dotted(first) if first is not None else None
-    # A tf.data Dataset ignores ``shuffle``; names that look like one are given the benefit.
-    return text is None or not any(part in text.lower() for part in ("ds", "dataset"))
+    if first is None:
+        return UNKNOWN_TERM
+    return semantics_of(index).terms.expr(first)
 
 
 # Where a training call sits: (scope id or "", its rank among the block's candidate training
@@ -74,20 +78,23 @@ def _site(index: NodeIndex, call: ast.Call, rank: int) -> Site:
 def _extract_randomness(index: NodeIndex) -> Hashable:
     """Callee texts, whether ``fit`` shuffles arrays, and the candidate training calls."""
     texts: set[str] = set()
-    fit_shuffles = False
+    fit_data: list[Term] = []
     for call in index.nodes(ast.Call):
         func = call.func
         text = dotted(func)
         if text is not None:
             texts.add(text)
-        if isinstance(func, ast.Attribute) and func.attr == "fit" and _fit_shuffles(index, call):
-            fit_shuffles = True
-    training = tuple(  # (site, method, receiver text)
-        (_site(index, call, rank), call.func.attr, dotted(call.func.value) or "")
+        if isinstance(func, ast.Attribute) and func.attr == "fit":
+            data = _fit_data(index, call)
+            if data is not None:
+                fit_data.append(data)
+    terms = semantics_of(index).terms
+    training = tuple(  # (site, method, receiver term)
+        (_site(index, call, rank), call.func.attr, terms.expr(call.func.value))
         for rank, call in enumerate(_candidates(index))
         if isinstance(call.func, ast.Attribute)
     )
-    return (frozenset(texts), fit_shuffles, training)
+    return (frozenset(texts), tuple(fit_data), training)
 
 
 def local_keras_kinds(summary: ModuleSummary) -> dict[str, str]:
@@ -136,15 +143,21 @@ def _combine_randomness(values: Sequence[Hashable], summary: ModuleSummary) -> H
     texts: set[str] = set()
     sources: set[str] = set()
     first: Site | None = None
-    for value in values:
-        if not isinstance(value, tuple):
+    model = summary.model
+    for block, value in enumerate(values):
+        if not isinstance(value, tuple) or model is None:
             continue
         texts |= value[0]
-        if value[1]:
-            sources.add("fit(shuffle=True)")
+        for data in value[1]:
+            if v.all_of(model.value(data, block), lambda x: x.kind != v.DATASET):
+                sources.add("fit(shuffle=True)")  # arrays: fit shuffles them every epoch
         for site, method, receiver in value[2]:
             if first is None and (
-                method == "apply_gradients" or keras_model_receiver(receiver, summary)
+                method == "apply_gradients"
+                or v.all_of(
+                    model.value(receiver, block),
+                    lambda x: x.kind == v.INSTANCE and x.base == v.MODEL,
+                )
             ):
                 first = site
     if first is None or any(_seeds(text, summary) for text in texts):
@@ -157,7 +170,7 @@ def _combine_randomness(values: Sequence[Hashable], summary: ModuleSummary) -> H
     return (tuple(sorted(sources)), first) if sources else None
 
 
-module_fact(RANDOMNESS, _extract_randomness, _combine_randomness)
+module_fact(RANDOMNESS, _extract_randomness, _combine_randomness, reads_values=True)
 
 
 @detector("TFL702")

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.saving import (
     class_name_span,
+    class_saving,
     is_local_base,
     is_registered,
-    saving_info,
 )
 from tflsp.analysis.names import dotted
 from tflsp.analysis.registry import detector
@@ -127,10 +127,6 @@ def init_params(init: ast.FunctionDef) -> list[InitParam]:
 # -- TFL402 missing-get-config ---------------------------------------------------------------
 @detector("TFL402")
 def missing_get_config(ctx: BlockContext) -> None:
-    info = saving_info(ctx)
-    module_serializes = bool(info.saves or info.loads) or any(
-        ctx.summary.has(call) for call in _SERIALIZING_CALLS
-    )
     for cls, kind in ctx.keras_classes():
         if kind not in ("layer", "model"):
             continue
@@ -139,8 +135,9 @@ def missing_get_config(ctx: BlockContext) -> None:
             continue
         if is_local_base(ctx, cls):
             continue  # serialized through its subclasses, which TFL402/TFL403 check
-        if not (module_serializes or is_registered(ctx, cls)):
-            continue  # nothing in this module saves, loads or serializes models
+        info = class_saving(ctx, cls)
+        if not (info.saved or info.serialized or is_registered(ctx, cls)):
+            continue  # nothing saves or serializes an object holding it
         params = init_params(init)
         if not params:
             continue
@@ -291,6 +288,8 @@ def get_config_missing_args(ctx: BlockContext) -> None:
         init = method(cls, "__init__")
         if get_config is None or init is None:
             continue
+        if not any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(get_config)):
+            continue  # it only raises: saving this class is refused on purpose
         keys = _config_keys(get_config)
         if keys is None:
             continue  # built in a way we cannot read

@@ -1,20 +1,21 @@
 """Save/load family, file names (TFL404-TFL406), and the path and receiver helpers.
 
 Keras 3 chooses the format from the file name: ``.keras`` (native), ``.h5`` (legacy HDF5),
-``*.weights.h5`` for weights.  Only paths whose end is written in the code are checked:
-literals, f-strings, ``os.path.join(...)``, ``Path(...) / "name"`` and local names bound once.
+``*.weights.h5`` for weights.  Only paths whose end the semantic model knows are checked
+(constants, concatenation, f-strings, ``os.path.join``, ``pathlib`` ``/``, names bound to
+them), and only on objects that are Keras models (a PIL image's ``save`` is not).
 """
 
 from __future__ import annotations
 
 import ast
-import re
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.names import dotted
 from tflsp.analysis.registry import detector, watch
+from tflsp.analysis.semantic import values as v
 from tflsp.analysis.summary import ModuleSummary
 
 SAVE_FUNCTIONS = frozenset({"keras.saving.save_model", "keras.models.save_model"})
@@ -22,19 +23,12 @@ LOAD_FUNCTION = "keras.saving.load_model"
 ORBAX_CALLBACK = "keras.callbacks.OrbaxCheckpoint"
 watch(ORBAX_CALLBACK)
 
-# Receivers of ``.save(...)`` that are probably Keras models when nothing else is known.
-_MODEL_NAME_RE = re.compile(
-    r"model|^net$|net$|network|classifier|regressor|encoder|decoder|discriminator|generator",
-    re.IGNORECASE,
-)
-_NOT_MODEL_NAME_RE = re.compile(r"dataset|^ds$|_ds$|checkpoint|ckpt|manager|writer", re.IGNORECASE)
-
 
 # -- paths -----------------------------------------------------------------------------------
 def path_literal(
     expr: ast.AST | None, index: NodeIndex | None = None
 ) -> tuple[str, ast.expr] | None:
-    """The literal text that ends a path expression, and the node holding it.
+    """The literal text that ends a path expression, and the node holding it (for fixes).
 
     ``"m.keras"``, ``f"{run}/m.keras"``, ``os.path.join(d, "m")``, ``Path(d) / "m"``, ``str(...)``
     of those, and (with ``index``) a local name assigned once from one of them.  None when the
@@ -51,7 +45,7 @@ def path_literal(
         if isinstance(last, ast.Constant) and isinstance(last.value, str):
             return last.value, expr
         return None
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Div, ast.Add)):
         return path_literal(expr.right)
     if isinstance(expr, ast.Call) and expr.args and not expr.keywords:
         text = dotted(expr.func) or ""
@@ -60,6 +54,22 @@ def path_literal(
         if text in ("str", "os.fspath", "Path", "pathlib.Path") and len(expr.args) == 1:
             return path_literal(expr.args[0])
     return None
+
+
+def path_end(ctx: BlockContext, expr: ast.AST | None) -> tuple[str, ast.expr | None] | None:
+    """The known end of a path (its whole text when known) and, when the code spells that end
+    as a literal we can edit, the literal."""
+    if expr is None:
+        return None
+    text = ctx.string_end(expr)
+    if text is None:
+        return None
+    found = path_literal(expr, ctx.index)
+    literal = found[1] if found is not None and text.endswith(found[0]) else None
+    if literal is not None and found is not None and found[0] != text:
+        # The literal is only the end of a longer known text: edit it only if it is the end.
+        literal = literal if text.endswith(found[0]) else None
+    return text, literal
 
 
 def assigned_value(index: NodeIndex, name: ast.Name) -> ast.expr | None:
@@ -118,31 +128,40 @@ def with_suffix_edit(ctx: BlockContext, node: ast.expr, old: str, new: str) -> F
 
 
 # -- receivers -------------------------------------------------------------------------------
-def keras_model_receiver(text: str | None, summary: ModuleSummary, *, by_name: bool = True) -> bool:
-    """Is ``text`` (``model``, ``self.model``) probably a Keras model?
+def is_keras_model(ctx: BlockContext, expr: ast.AST) -> bool:
+    """Every value ``expr`` may hold is a Keras model (unknown: no)."""
+    return ctx.is_instance_of(expr, "model")
 
-    Names assigned from a Keras constructor or a local Model subclass are; names assigned from
-    something else that resolves (``tf.train.Checkpoint``, ``PIL.Image.open``) are not.  Without
-    such evidence, ``by_name`` falls back to the name (``model``, ``encoder``, ``net``).
-    """
-    if not text:
+
+# Keywords only Keras' ``Model.save`` takes: a ``save(...)`` call that passes one is a model
+# save even when the receiver comes from a parameter.
+KERAS_SAVE_KEYWORDS = frozenset({"save_format", "include_optimizer", "save_traces"})
+
+
+def saves_a_keras_model(ctx: BlockContext, call: ast.Call) -> bool:
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr != "save":
         return False
-    head, _, _ = text.partition(".")
-    if head in summary.imports:
-        return False  # np.save, torch.save, joblib.dump-like module functions
-    last = text.rpartition(".")[2]
-    if "." not in text:
-        held = summary.assigned.get(text, frozenset())
-        if any(h.startswith("keras.") for h in held):
-            return True
-        local_classes = [h[6:] for h in held if h.startswith("local:") and h[6:] in summary.classes]
-        if any(summary.keras_classes.get(c) == "model" for c in local_classes):
-            return True
-        if any(not h.startswith("local:") for h in held):
-            return False
-    if _NOT_MODEL_NAME_RE.search(last):
+    if is_keras_model(ctx, func.value):
+        return True
+    values = ctx.value(func.value)
+    known_other = not v.is_unknown(values) and not v.any_of(
+        values, lambda x: x.kind == v.INSTANCE and x.base == v.MODEL
+    )
+    return not known_other and any(kw.arg in KERAS_SAVE_KEYWORDS for kw in call.keywords)
+
+
+def module_holds_model(text: str | None, summary: ModuleSummary) -> bool:
+    """Does the module-level name path ``text`` (``model``, ``trainer.model``) hold a Keras
+    model once the module has run?  For module-wide facts that have no block context."""
+    if not text or summary.model is None:
         return False
-    return not by_name or _MODEL_NAME_RE.search(last) is not None
+    head, *attrs = text.split(".")
+    values = summary.model.final(head)
+    evaluator = summary.model.evaluator
+    for attr in attrs:
+        values = evaluator._attribute(values, attr)
+    return v.all_of(values, lambda x: x.kind == v.INSTANCE and x.base == v.MODEL)
 
 
 # -- TFL404 / TFL405 / TFL406: file names ----------------------------------------------------
@@ -162,22 +181,20 @@ def save_paths(ctx: BlockContext) -> None:
                 _check_model_load(ctx, argument(call, 0, "filepath"))
         elif name in SAVE_FUNCTIONS:
             model = argument(call, 0, "model")
-            receiver = dotted(model) if model is not None else None
-            _check_model_save(ctx, call, receiver, argument(call, 1, "filepath"), keras3)
+            _check_model_save(ctx, call, model, argument(call, 1, "filepath"), keras3)
         elif name in ("keras.saving.save_weights", "keras.saving.load_weights"):
             if keras3:
                 _check_weights(ctx, call, last, argument(call, 1, "filepath"))
-        elif isinstance(func, ast.Attribute):
-            receiver = dotted(func.value)
-            if last == "save":
-                if keras_model_receiver(receiver, ctx.summary):
-                    _check_model_save(ctx, call, receiver, argument(call, 0, "filepath"), keras3)
-            elif (
-                last != "save_model"
-                and keras3
-                and keras_model_receiver(receiver, ctx.summary, by_name=False)
-            ):
-                _check_weights(ctx, call, last, argument(call, 0, "filepath"))
+        elif last == "save" and saves_a_keras_model(ctx, call):
+            assert isinstance(func, ast.Attribute)
+            _check_model_save(ctx, call, func.value, argument(call, 0, "filepath"), keras3)
+        elif (
+            isinstance(func, ast.Attribute)
+            and last not in ("save", "save_model")
+            and keras3
+            and is_keras_model(ctx, func.value)
+        ):
+            _check_weights(ctx, call, last, argument(call, 0, "filepath"))
 
 
 def _last(func: ast.expr) -> str:
@@ -187,9 +204,9 @@ def _last(func: ast.expr) -> str:
 
 
 def _check_model_save(
-    ctx: BlockContext, call: ast.Call, receiver: str | None, path: ast.expr | None, keras3: bool
+    ctx: BlockContext, call: ast.Call, model: ast.expr | None, path: ast.expr | None, keras3: bool
 ) -> None:
-    found = path_literal(path, ctx.index)
+    found = path_end(ctx, path)
     save_format = ctx.keyword(call, "save_format")
     zipped = ctx.keyword(call, "zipped")
     text = found[0] if found else None
@@ -211,21 +228,21 @@ def _check_model_save(
         if unzipped or text.startswith("hf://") or not text:
             return
         fix = None
-        if found is not None and not text.endswith(("/", "\\")):
+        if found is not None and found[1] is not None and not text.endswith(("/", "\\")):
             fix = with_suffix_edit(ctx, found[1], "", ".keras")
         ctx.report("TFL404", path or call, args={"path": text}, fix=fix)
     elif is_h5 and found is not None:
         variant = "default"
-        if not keras3 and _subclassed_model(ctx, receiver):
+        if not keras3 and model is not None and _subclassed_model(ctx, model):
             variant = "keras2_subclassed"
         old = ".h5" if text.endswith(".h5") else ".hdf5"
-        fix = with_suffix_edit(ctx, found[1], old, ".keras")
+        fix = with_suffix_edit(ctx, found[1], old, ".keras") if found[1] is not None else None
         ctx.report("TFL406", path or call, message=variant, args={"path": text}, fix=fix)
 
 
 def _check_model_load(ctx: BlockContext, path: ast.expr | None) -> None:
     """Keras 3 load_model() reads .keras/.h5 files, not TensorFlow SavedModel directories."""
-    found = path_literal(path, ctx.index)
+    found = path_end(ctx, path)
     if found is None or path is None:
         return
     text = found[0]
@@ -234,22 +251,24 @@ def _check_model_load(ctx: BlockContext, path: ast.expr | None) -> None:
     ctx.report("TFL404", path, message="load", args={"path": text})
 
 
-def _subclassed_model(ctx: BlockContext, receiver: str | None) -> bool:
-    if receiver is None or "." in receiver:
-        return False
-    held = ctx.summary.assigned.get(receiver, frozenset())
-    return any(
-        h.startswith("local:") and ctx.summary.keras_classes.get(h[6:]) == "model" for h in held
+def _subclassed_model(ctx: BlockContext, model: ast.expr) -> bool:
+    """An instance of a Model subclass of this module."""
+    return v.all_of(
+        ctx.value(model), lambda x: x.kind == v.INSTANCE and x.is_local and x.base == v.MODEL
     )
 
 
 def _drop_save_format(
-    ctx: BlockContext, call: ast.Call, keyword: ast.keyword, found: tuple[str, ast.expr] | None
+    ctx: BlockContext,
+    call: ast.Call,
+    keyword: ast.keyword,
+    found: tuple[str, ast.expr | None] | None,
 ) -> Fix | None:
     """Remove ``save_format=...`` and, for a bare literal name, add the matching suffix."""
-    if found is None:
+    if found is None or found[1] is None:
         return None
     text, literal = found
+    assert literal is not None
     value = keyword.value
     wanted = "h5" if isinstance(value, ast.Constant) and value.value == "h5" else "keras"
     edits: list[Edit] = []
@@ -279,7 +298,7 @@ def _removeargument(ctx: BlockContext, call: ast.Call, keyword: ast.keyword) -> 
 
 
 def _check_weights(ctx: BlockContext, call: ast.Call, method: str, path: ast.expr | None) -> None:
-    found = path_literal(path, ctx.index)
+    found = path_end(ctx, path)
     if found is None:
         return
     text, literal = found
@@ -297,7 +316,7 @@ def _check_weights(ctx: BlockContext, call: ast.Call, method: str, path: ast.exp
         old = next(
             (s for s in (".h5", ".hdf5", ".ckpt", ".tf", ".weights") if text.endswith(s)), ""
         )
-        fix = with_suffix_edit(ctx, literal, old, ".weights.h5")
+        fix = with_suffix_edit(ctx, literal, old, ".weights.h5") if literal is not None else None
     ctx.report("TFL405", path or call, message=method, args={"path": text}, fix=fix)
 
 

@@ -22,6 +22,7 @@ from tflsp.analysis.detectors.tracking_support import (
     keras_method,
     last_name,
     state_kind,
+    stateless_local_layer,
     stored_where,
     within,
 )
@@ -190,6 +191,8 @@ def layer_created_in_call(ctx: BlockContext) -> None:
         kind = built.kind
         if kind == "plain" and built.class_id not in holder_classes(ctx.summary):
             continue
+        if kind == "layer" and built.class_id and stateless_local_layer(ctx, built.class_id):
+            continue  # a local layer that holds no state: nothing is lost
         if kind == "random_layer" and ctx.keras_version != 3:
             continue  # Keras 2 dropout-style layers own no variables
         if kind not in ("layer", "model", "metric", "random_layer", "plain"):

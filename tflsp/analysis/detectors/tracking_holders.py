@@ -22,12 +22,14 @@ from tflsp.analysis.detectors.tracking_support import (
     local_class_kind,
     self_assignments,
     state_kind,
+    stateless_local_layer,
     stored_where,
     within,
 )
 from tflsp.analysis.index import FunctionNode, NodeIndex
 from tflsp.analysis.names import dotted
 from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.semantic import values as v
 from tflsp.analysis.summary import ModuleSummary
 
 # -- module fact: plain classes whose instances hold Keras state ---------------------------
@@ -108,37 +110,29 @@ def holder_classes(summary: ModuleSummary) -> frozenset[str]:
     return value if isinstance(value, frozenset) else frozenset()
 
 
-# -- module fact: names outside any class that hold Keras state -----------------------------
-OUTER_FACT = "tracking.outer_state"
+# -- names outside any class that hold Keras state -----------------------------------------
+def _outer_state(ctx: BlockContext, name: ast.Name) -> str | None:
+    """``layer`` | ``model`` | ``variable`` when ``name`` is read from outside its function (a
+    module global or a closure) and surely holds such an object."""
+    reach = ctx.semantics.flow.uses.get(name)
+    if reach is None or reach.defs or not reach.outer:
+        return None
+    values = ctx.value(name)
 
+    def weighted_layer(x: v.Value) -> bool:
+        if x.kind != v.INSTANCE or x.base != v.LAYER:
+            return False
+        if x.is_local:
+            return not stateless_local_layer(ctx, x.local_id)
+        return canonical_kind(x.ref) in WEIGHTED  # not ReLU, Flatten...
 
-def _no_block_facts(index: NodeIndex) -> Hashable:
-    return None  # everything comes from the summary's assignments
-
-
-def _combine_outer(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
-    """``(name, kind)`` for names assigned a layer, model or variable anywhere in the module.
-
-    Computed once per summary: every block of a long module would otherwise redo it.
-    """
-    out: dict[str, str] = {}
-    for name, callees in summary.assigned.items():
-        for callee in callees:
-            if callee.startswith("local:"):
-                kind = summary.keras_classes.get(callee[len("local:") :])
-            else:
-                kind = canonical_kind(callee)
-            if kind in WEIGHTED:
-                out[name] = kind
-    return frozenset(out.items())
-
-
-module_fact(OUTER_FACT, _no_block_facts, _combine_outer)
-
-
-def outer_state(summary: ModuleSummary) -> dict[str, str]:
-    value = summary.extra.get(OUTER_FACT)
-    return dict(value) if isinstance(value, frozenset) else {}
+    if v.all_of(values, weighted_layer):
+        return "layer"
+    if v.all_of(values, lambda x: x.kind == v.INSTANCE and x.base == v.MODEL):
+        return "model"
+    if v.all_of(values, lambda x: x.kind in (v.VARIABLE, v.KERAS_VARIABLE)):
+        return "variable"
+    return None
 
 
 # -- TFL304: Keras state kept where Keras does not look -------------------------------------
@@ -239,15 +233,23 @@ def _bound_names(fn: FunctionNode) -> frozenset[str]:
 
 def _outer_names_in_call(ctx: BlockContext) -> None:
     """A global or closure layer called from ``call`` is not an attribute, so it is untracked."""
-    outer = outer_state(ctx.summary)
-    if not outer:
+    if not has_keras_class(ctx):
         return
     reported: set[tuple[int, str]] = set()
     bound: dict[ast.AST, frozenset[str]] = {}
     stored: dict[ast.AST, frozenset[str]] = {}
+    uses = ctx.semantics.flow.uses
+    imports = ctx.summary.imports
     for name in ctx.index.nodes(ast.Name):
-        kind = outer.get(name.id)
-        if kind is None or not isinstance(name.ctx, ast.Load):
+        if not isinstance(name.ctx, ast.Load) or name.id in ("self", "cls"):
+            continue
+        reach = uses.get(name)
+        if reach is None or reach.defs or not reach.outer or name.id in imports:
+            continue  # bound in its own function, or a module import: not Keras state
+        if keras_method(ctx, name) is None:
+            continue
+        kind = _outer_state(ctx, name)
+        if kind is None:
             continue
         parent = ctx.index.parent(name)
         if kind in ("layer", "model") and not (

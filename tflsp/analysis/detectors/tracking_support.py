@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.index import FunctionNode
-from tflsp.analysis.names import dotted
+from tflsp.analysis.names import canonical, dotted
+from tflsp.analysis.semantic import values as v
 from tflsp.analysis.summary import ModuleSummary
 
 TF_VARIABLES = frozenset(
@@ -174,6 +175,45 @@ def local_class_kind(summary: ModuleSummary, name: str) -> tuple[str, str] | Non
             table.setdefault(facts.name, (class_id, summary.keras_classes.get(class_id, "plain")))
         _class_table = (summary, table)
     return table.get(name)
+
+
+_STATE_METHODS = frozenset({"build", "add_weight", "add_variable"})
+
+
+def stateless_local_layer(ctx: BlockContext, class_id: str) -> bool:
+    """A layer class of this module that holds nothing: no ``build``, no weights, nothing but
+    plain values on ``self``, and only ``keras.Layer`` (or such classes) as bases.  Making
+    one per call loses nothing."""
+    model = ctx.model
+    for gid in model.mro(class_id):
+        entry = model.classes.get(gid)
+        if entry is None:
+            return False
+        facts = entry.facts
+        if "build" in facts.methods:
+            return False
+        for base in facts.bases:
+            for value in model.value(base, entry.block):
+                if value.kind == v.CLASS and value.is_local:
+                    continue
+                if value.kind != v.NAME or canonical(value.ref) != "keras.Layer":
+                    return False
+        for _, term in facts.attributes:
+            values = model.value(term, entry.block)
+            if not v.all_of(values, lambda x: x.kind in (*v.SCALARS, v.STR, v.NONE)):
+                return False
+        block = model.blocks[entry.block]
+        prefix = facts.local_id + "."
+        for call in block.calls:
+            func = call.func
+            if (
+                call.scope is not None
+                and call.scope.startswith(prefix)
+                and func.tag == "attr"
+                and func.args[1] in _STATE_METHODS
+            ):
+                return False
+    return True
 
 
 def state_kind(ctx: BlockContext, call: ast.Call) -> Constructed | None:

@@ -44,11 +44,16 @@ def describe_exception(
     }
 
 
+# The worker imports a user's module under a private name; people know it by its file name.
+USER_MODULE_RE = re.compile(r"tflsp_user_\d+_\d+_")
+
+
 def rename_paths(text: str, files: Mapping[str, str]) -> str:
+    """Scratch paths and private module names as the user knows them."""
     for scratch, shown in files.items():
         if scratch != shown:
             text = text.replace(scratch, shown)
-    return text
+    return USER_MODULE_RE.sub("", text)
 
 
 def user_line(stack: Iterable[traceback.FrameSummary], files: Mapping[str, str]) -> int | None:

@@ -12,6 +12,7 @@ again, and nothing the worker did in memory can make a broken save look fine.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.util
 import json
 import os
@@ -129,6 +130,28 @@ def _read_line(stream: IO[bytes], timeout: float) -> bytes | None:
 
 
 # -- the fresh process's side ------------------------------------------------------------------
+def _inputs(data: Any) -> list[Any]:
+    """The saved inputs: ``in_0``, ``in_1``...; ``in_0.key`` arrays make a dict."""
+    grouped: dict[int, Any] = {}
+    for name in data.files:
+        if not name.startswith("in_"):
+            continue
+        head, _, key = name[3:].partition(".")
+        if key:
+            grouped.setdefault(int(head), {})[key] = data[name]
+        else:
+            grouped[int(head)] = data[name]
+    return [grouped[i] for i in sorted(grouped)]
+
+
+def _call(model: Any, inputs: list[Any], style: str) -> Any:
+    """Call a loaded model the way the original was called: a Functional wrapper takes the
+    list of inputs, a subclassed model its positional arguments."""
+    if style == "list":
+        return model(inputs if len(inputs) > 1 else inputs[0])
+    return model(*inputs)
+
+
 def _compare(model: Any, job: dict[str, Any]) -> dict[str, Any]:
     import numpy as np
 
@@ -137,7 +160,9 @@ def _compare(model: Any, job: dict[str, Any]) -> dict[str, Any]:
     data = np.load(job["arrays"])
     expected_outputs = [data[k] for k in sorted(data.files, key=_index) if k.startswith("out_")]
     expected_weights = [data[k] for k in sorted(data.files, key=_index) if k.startswith("w_")]
-    outputs = flat_arrays(model(data["input"]))
+    keras = importlib.import_module(job.get("keras") or "keras")
+    keras.utils.set_random_seed(11)
+    outputs = flat_arrays(_call(model, _inputs(data), job.get("style", "list")))
     weights = [np.asarray(w) for w in model.get_weights()] if hasattr(model, "get_weights") else []
     return {
         "type": type(model).__name__,
@@ -177,25 +202,27 @@ def _step(name: str, action: Any) -> dict[str, Any]:
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
     import tensorflow as tf
 
-    keras = tf.keras
+    from tflsp.verify.agent.usercode import import_module
+
+    # The same Keras that saved the model loads it (tf.keras may be the other one here).
+    keras = importlib.import_module(job.get("keras") or "keras")
     steps = []
     module: Any = None
+    if job.get("cwd"):
+        # Files the module writes at import land in the probe's scratch folder, not in /tmp.
+        os.chdir(job["cwd"])
 
-    def import_module() -> dict[str, Any]:
+    def import_user_module() -> dict[str, Any]:
         nonlocal module
         sys.path.insert(0, str(Path(job["script"]).parent))
         if job.get("home"):
             sys.path.insert(1, job["home"])
             sys.dont_write_bytecode = True  # leave no __pycache__ in the user's folder
-        spec = importlib.util.spec_from_file_location(job["module"], job["script"])
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[job["module"]] = module
-        spec.loader.exec_module(module)
+        module, _, _ = import_module(job["module"], Path(job["script"]), {})
         return {}
 
-    steps.append(_step("import", import_module))
-    if module is not None:
+    steps.append(_step("import", import_user_module))
+    if module is not None and job.get("keras_file"):
         steps.append(
             _step("load", lambda: _compare(keras.models.load_model(job["keras_file"]), job))
         )
@@ -221,11 +248,15 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
             endpoint = getattr(loaded, "serve", None) or loaded.signatures["serving_default"]
             data = np.load(job["arrays"])
             expected = [data[k] for k in sorted(data.files, key=_index) if k.startswith("out_")]
-            return {
-                "max_diff": max_difference(
-                    expected, flat_arrays(endpoint(tf.constant(data["input"])))
-                )
-            }
+            inputs = tf.nest.map_structure(tf.constant, _inputs(data))
+            if len(inputs) == 1:
+                got = endpoint(inputs[0])
+            else:
+                try:
+                    got = endpoint(inputs)
+                except (TypeError, ValueError):
+                    got = endpoint(*inputs)
+            return {"max_diff": max_difference(expected, flat_arrays(got))}
 
         steps.append(_step("load_savedmodel", exported))
     return {"steps": steps, "pid": os.getpid()}

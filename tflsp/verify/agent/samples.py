@@ -1,56 +1,8 @@
-"""Building probe targets and feeding them: constructor arguments, sample inputs, outputs."""
+"""Outputs and variables of probe targets: flattening, comparing, reading, naming."""
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
-
-# Tried in order when no input shape is given: a feature vector, a sequence, an image.
-CANDIDATE_SHAPES: tuple[tuple[int, ...], ...] = ((4, 3), (4, 5, 3), (4, 8, 8, 3))
-
-
-class ConstructionError(Exception):
-    """The class cannot be instantiated with the arguments we have."""
-
-
-def constructor_arguments(cls: type, options: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
-    args = list(options.get("args", []))
-    kwargs = dict(options.get("kwargs", {}))
-    if args or kwargs:
-        return args, kwargs
-    try:
-        signature = inspect.signature(cls.__init__)  # type: ignore[misc]
-    except (TypeError, ValueError):
-        return [], {}
-    required = [
-        name
-        for name, p in list(signature.parameters.items())[1:]
-        if p.default is inspect.Parameter.empty
-        and p.kind
-        in (
-            inspect.Parameter.POSITIONAL_ONLY,
-            inspect.Parameter.POSITIONAL_OR_KEYWORD,
-            inspect.Parameter.KEYWORD_ONLY,
-        )
-    ]
-    if required:
-        raise ConstructionError(
-            f"{cls.__name__}() needs {', '.join(required)}; add a comment such as "
-            f"'# tflsp: verify(args={{{required[0]!r}: ...}})' above the class or pass --args"
-        )
-    return [], {}
-
-
-def sample(shape: tuple[int, ...] | list[int], dtype: str = "float32", seed: int = 0) -> Any:
-    """Deterministic sample data (same values in every process, for save/load comparisons)."""
-    import tensorflow as tf
-
-    shape = tuple(int(n) for n in shape)
-    if dtype.startswith("int") or dtype.startswith("uint"):
-        return tf.random.stateless_uniform(
-            shape, seed=(7, 11 + seed), minval=0, maxval=8, dtype=tf.int32
-        )
-    return tf.cast(tf.random.stateless_uniform(shape, seed=(7, 11 + seed)), dtype)
 
 
 def flat_arrays(value: Any) -> list[Any]:

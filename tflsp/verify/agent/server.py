@@ -32,6 +32,7 @@ class Agent:
         self.current_id: int | None = None
         self.recycle = False
         self.loaders: Any = None
+        self.session: Any = None  # the current verification's import (see agent.probes)
         self.handlers: dict[str, Callable[[dict[str, Any]], Any]] = {
             protocol.INITIALIZE: self.initialize,
             protocol.PING: self.ping,
@@ -58,6 +59,8 @@ class Agent:
         finally:
             if self.loaders is not None:
                 self.loaders.close()
+            if self.session is not None:
+                self.session.close()
 
     def _loop(self) -> int:
         while True:

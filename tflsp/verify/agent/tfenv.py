@@ -116,3 +116,26 @@ def keras_for_class(cls: type) -> Any:
     import keras
 
     return keras
+
+
+def _is_keras3_name(name: str) -> bool:
+    return name == "keras" or name.startswith("keras.")
+
+
+def uses_keras3(target: Any, module: Any) -> bool:
+    """Is this Keras 3 code?  A class deriving from Keras 3's Layer, or a module whose names
+    come from the ``keras`` package (in a Keras 2 worker, tf.keras is tf_keras)."""
+    if isinstance(target, type):
+        for klass in target.__mro__:
+            owner = klass.__module__ or ""
+            if owner.startswith("tf_keras"):
+                return False
+            if _is_keras3_name(owner):
+                return True
+    for value in vars(module).values():
+        name = getattr(value, "__name__", None) if isinstance(value, type(sys)) else None
+        if name is None:
+            name = getattr(value, "__module__", None) if isinstance(value, type) else None
+        if isinstance(name, str) and _is_keras3_name(name):
+            return True
+    return False

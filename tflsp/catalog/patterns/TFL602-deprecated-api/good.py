@@ -14,4 +14,4 @@ with tf.device("/CPU:0"):
     on_cpu = tf.identity(tf.constant([1.0, 2.0]))
 print("copied to:", on_cpu.device)
 optimizer = tf.keras.optimizers.Adam(learning_rate=0.01)
-print("learning rate:", float(optimizer.learning_rate))
+print("learning rate is 0.01:", abs(float(optimizer.learning_rate) - 0.01) < 1e-6)

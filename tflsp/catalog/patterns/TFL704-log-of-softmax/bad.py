@@ -10,8 +10,9 @@ with tf.GradientTape() as tape:
     probabilities = tf.nn.softmax(logits, axis=-1)
     log_probabilities = tf.math.log(probabilities)  # [TFL704]
     loss = -tf.reduce_sum(labels * log_probabilities, axis=-1)
-print("loss per example:", loss.numpy())
+print("loss per example is finite:", tf.math.is_finite(loss).numpy().tolist())
 print("gradient has NaN:", bool(tf.reduce_any(tf.math.is_nan(tape.gradient(loss, logits)))))
 
 gates = tf.constant([-120.0, 0.0])
-print("log of sigmoid:", tf.math.log(tf.sigmoid(gates)).numpy())  # [TFL704]
+log_gates = tf.math.log(tf.sigmoid(gates))  # [TFL704]
+print("log of sigmoid is finite:", tf.math.is_finite(log_gates).numpy().tolist())

@@ -1,0 +1,474 @@
+"""What one block tells the module model, computed from the block alone and cached with it.
+
+Facts hold no line numbers (calls, functions and classes are in source order), so a line
+inserted inside a function leaves them, and the module model, as they were.
+
+:class:`BlockSemantics` holds the block's flow (:mod:`.flow`) and term builder (:mod:`.terms`),
+which detectors use through the context, and :class:`SemanticFacts`, the hashable part the module
+model combines: the module names the block binds (in order), its functions and classes, and its
+calls.  Facts compare by value, so an edit that changes none of them keeps the module model.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.semantic.flow import BlockFlow, Scope
+from tflsp.analysis.semantic.terms import Term, TermBuilder, union
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionSem:
+    local_id: str
+    name: str  # ``<lambda>`` for lambdas
+    class_id: str | None  # the class when this is a method
+    parent_id: str | None  # the enclosing function when nested
+    decorators: tuple[Term, ...]  # outermost first, as written
+    returns: Term | None  # what it returns (None: falls off the end, returns None)
+    generator: bool
+    is_async: bool
+    params: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassSem:
+    local_id: str
+    name: str
+    parent_id: str | None  # enclosing function or class
+    bases: tuple[Term, ...]
+    decorators: tuple[Term, ...]
+    methods: tuple[str, ...]
+    attributes: tuple[tuple[str, Term], ...]  # ``self.x = value`` in any method
+    class_attributes: tuple[tuple[str, Term], ...]  # ``x = value`` in the class body
+
+
+@dataclass(frozen=True, slots=True)
+class CallSem:
+    scope: str | None  # local id of the enclosing function or lambda; None: module code
+    func: Term
+    args: tuple[Term, ...]
+    kwargs: tuple[tuple[str | None, Term], ...]
+    withs: tuple[Term, ...]  # context managers around the call (inside its function)
+    # Under ``if not self.built:``: runs on the first call only (a hand-made lazy build).
+    once: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticFacts:
+    # Module names bound by the block's module code and live at its end:
+    # (name, value term, definitely bound: the earlier value cannot survive).
+    exports: tuple[tuple[str, Term, bool], ...]
+    # Every module-level binding of the block.
+    bindings: tuple[tuple[str, Term], ...]
+    # ``global x`` then ``x = ...`` in the block's functions: may happen at any time.
+    # (name, value, local id of the writing function)
+    global_writes: tuple[tuple[str, Term, str], ...]
+    functions: tuple[FunctionSem, ...]
+    classes: tuple[ClassSem, ...]
+    calls: tuple[CallSem, ...]
+    star_import: bool
+    # Module code in execution order: ("bind", name, loop) and ("call", index in ``calls``,
+    # loop), where ``loop`` numbers the outermost module-level loop around it (-1: none).
+    timeline: tuple[tuple[str, str | int, int], ...] = ()
+    # Names read, grouped by the top-level class whose lines hold the read ("" elsewhere):
+    # whether a class is used anywhere but inside itself.
+    mentions: tuple[tuple[str, frozenset[str]], ...] = ()
+
+
+EMPTY_SEMANTICS = SemanticFacts((), (), (), (), (), (), False)
+
+
+class BlockSemantics:
+    """A block's flow, terms and facts (built once per block text)."""
+
+    def __init__(self, index: NodeIndex) -> None:
+        self.index = index
+        self.flow = BlockFlow(index)
+        self.terms = TermBuilder(self.flow)
+        self._facts: SemanticFacts | None = None
+
+    @property
+    def facts(self) -> SemanticFacts:
+        """Built on first use: detectors on a block being typed need the flow, not the facts."""
+        if self._facts is None:
+            self._facts = _facts(self)
+        return self._facts
+
+    def local_id(self, node: ast.AST) -> str:
+        return self.flow.local_ids.get(node, "")
+
+    def scope_id_of(self, node: ast.AST) -> str | None:
+        """Local id of the innermost function or lambda whose body holds ``node`` (None:
+        module code or a class body)."""
+        scope = self.flow.scope_of(node)
+        while scope.kind == "comprehension" and scope.parent is not None:
+            scope = scope.parent
+        return scope.local_id if scope.kind == "function" else None
+
+
+def _facts(sem: BlockSemantics) -> SemanticFacts:
+    flow, terms, index = sem.flow, sem.terms, sem.index
+    exports: list[tuple[str, Term, bool]] = []
+    for name, (defs, maybe_old) in sorted(flow.exports.items()):
+        exports.append((name, union([terms.binding(d) for d in defs]), not maybe_old))
+    bindings: list[tuple[str, Term]] = []
+    for name, nodes in flow.module.bindings.items():
+        bindings.extend((name, terms.binding(n)) for n in nodes)
+    bindings.sort(key=lambda item: item[0])
+    global_writes = sorted(
+        (
+            (name, terms.binding(n), sem.scope_id_of(n) or "")
+            for name, nodes in flow.global_writes.items()
+            for n in nodes
+        ),
+        key=lambda item: (item[0], item[2]),
+    )
+
+    functions: list[FunctionSem] = []
+    classes: list[ClassSem] = []
+    ordered = sorted(flow.scopes.items(), key=lambda item: _position(item[0]))
+    for node, scope in ordered:
+        if scope.kind == "function":
+            functions.append(_function(sem, node, scope))
+        elif scope.kind == "class" and isinstance(node, ast.ClassDef):
+            classes.append(_class(sem, node, scope))
+
+    calls: list[CallSem] = []
+    numbers: dict[ast.AST, int] = {}
+    for call in index.nodes(ast.Call):
+        scope_id = sem.scope_id_of(call)
+        if scope_id is None:
+            numbers[call] = len(calls)  # module code (or a class body): on the timeline
+        withs = _withs(sem, call)
+        if scope_id is None or _arguments_matter(sem, call):
+            args = tuple(terms.expr(a) for a in call.args)
+            kwargs = tuple((kw.arg, terms.expr(kw.value)) for kw in call.keywords)
+        else:
+            args, kwargs = (), ()
+        once = scope_id is not None and _before_built(sem, call)
+        calls.append(CallSem(scope_id, terms.expr(call.func), args, kwargs, withs, once))
+    return SemanticFacts(
+        tuple(exports),
+        tuple(bindings),
+        tuple(global_writes),
+        tuple(functions),
+        tuple(classes),
+        tuple(calls),
+        flow.module.star_import,
+        _timeline(index.tree.body, numbers),
+        _mentions(index.tree.body, flow.uses),
+    )
+
+
+def _mentions(
+    body: list[ast.stmt], uses: Iterable[ast.Name]
+) -> tuple[tuple[str, frozenset[str]], ...]:
+    spans = [
+        (stmt.name, stmt.lineno, stmt.end_lineno or stmt.lineno)
+        for stmt in body
+        if isinstance(stmt, ast.ClassDef)
+    ]
+    grouped: dict[str, set[str]] = {}
+    for use in uses:
+        owner = next((name for name, start, end in spans if start <= use.lineno <= end), "")
+        grouped.setdefault(owner, set()).add(use.id)
+    return tuple((owner, frozenset(names)) for owner, names in sorted(grouped.items()))
+
+
+_Event = tuple[str, str | int, int]
+
+
+def _timeline(body: list[ast.stmt], numbers: dict[ast.AST, int]) -> tuple[_Event, ...]:
+    """Module-level bindings and calls in the order they run (functions and classes are not
+    entered: their bodies run later)."""
+    events: list[_Event] = []
+    loops = [0]
+
+    def calls_in(node: ast.AST | None, loop: int) -> None:
+        if node is None:
+            return
+        found = [n for n in ast.walk(node) if isinstance(n, ast.Call) and n in numbers]
+        found.sort(key=lambda c: (c.end_lineno or 0, c.end_col_offset or 0))  # inner first
+        events.extend(("call", numbers[c], loop) for c in found)
+
+    def binds(target: ast.AST, loop: int) -> None:
+        for n in ast.walk(target):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                events.append(("bind", n.id, loop))
+            elif isinstance(n, (ast.Subscript, ast.Attribute)):
+                calls_in(n, loop)
+
+    def run(stmts: list[ast.stmt], loop: int) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                calls_in(stmt.value, loop)
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for target in targets:
+                    binds(target, loop)
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for deco in stmt.decorator_list:
+                    calls_in(deco, loop)
+                events.append(("bind", stmt.name, loop))
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                for alias in stmt.names:
+                    if alias.name != "*":
+                        name = (alias.asname or alias.name).split(".", 1)[0]
+                        events.append(("bind", name, loop))
+            elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+                inner = loop
+                if loop < 0:
+                    inner = loops[0]
+                    loops[0] += 1
+                if isinstance(stmt, ast.While):
+                    calls_in(stmt.test, inner)
+                else:
+                    calls_in(stmt.iter, inner)
+                    binds(stmt.target, inner)
+                run(stmt.body, inner)
+                run(stmt.orelse, inner)
+            elif isinstance(stmt, ast.If):
+                calls_in(stmt.test, loop)
+                run(stmt.body, loop)
+                run(stmt.orelse, loop)
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    calls_in(item.context_expr, loop)
+                    if item.optional_vars is not None:
+                        binds(item.optional_vars, loop)
+                run(stmt.body, loop)
+            elif isinstance(stmt, _TRY):
+                run(stmt.body, loop)  # type: ignore[attr-defined]
+                for handler in stmt.handlers:  # type: ignore[attr-defined]
+                    run(handler.body, loop)
+                run(stmt.orelse, loop)  # type: ignore[attr-defined]
+                run(stmt.finalbody, loop)  # type: ignore[attr-defined]
+            elif isinstance(stmt, ast.Match):
+                calls_in(stmt.subject, loop)
+                for case in stmt.cases:
+                    run(case.body, loop)
+            else:
+                for child in ast.iter_child_nodes(stmt):
+                    calls_in(child, loop)
+
+    run(body, -1)
+    return tuple(events)
+
+
+_TRY = tuple(t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type))
+
+
+# Methods whose arguments the module model reads (saves, loads, fit's callbacks, functions
+# handed to tf.function, Dataset.map, compile, tf.py_function...).
+_ARGUMENT_METHODS = frozenset(
+    {
+        "save",
+        "save_model",
+        "load_model",
+        "model_from_json",
+        "fit",
+        "compile",
+        "get_config",
+        "to_json",
+        "clone_model",
+        "serialize_keras_object",
+        "serialize",
+        "ModelCheckpoint",
+        "get_custom_objects",
+        "function",
+        "py_function",
+        "numpy_function",
+        "py_func",
+        "run_functions_eagerly",
+        "experimental_run_functions_eagerly",
+        *("map", "filter", "flat_map", "interleave", "reduce", "scan"),
+    }
+)
+
+
+def _arguments_matter(sem: BlockSemantics, call: ast.Call) -> bool:
+    """Keep the arguments' terms of a call inside a function only where the module model reads
+    them: calls of plain names (this module's functions), methods of local objects, the
+    methods above, and calls given a lambda.  ``tf.reduce_sum(x)`` keeps its callee only."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return True
+    if not isinstance(func, ast.Attribute):
+        return True
+    if func.attr in _ARGUMENT_METHODS:
+        return True
+    if any(isinstance(a, ast.Lambda) for a in call.args) or any(
+        isinstance(kw.value, ast.Lambda) for kw in call.keywords
+    ):
+        return True
+    root: ast.AST = func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return True
+    reach = sem.flow.uses.get(root)
+    return reach is None or bool(reach.defs)  # a local object, not a module-level name
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _parent_id(sem: BlockSemantics, node: ast.AST, kinds: tuple[type, ...]) -> str | None:
+    for parent in sem.index.ancestors(node):
+        if isinstance(parent, kinds):
+            return sem.flow.local_ids.get(parent)
+    return None
+
+
+def _function(sem: BlockSemantics, node: ast.AST, scope: Scope) -> FunctionSem:
+    terms = sem.terms
+    owner = sem.index.parent(node)
+    class_id = (
+        sem.flow.local_ids.get(owner)
+        if isinstance(owner, ast.ClassDef) and not isinstance(node, ast.Lambda)
+        else None
+    )
+    parent_id = _parent_id(sem, node, _FUNCTIONS)
+    if isinstance(node, ast.Lambda):
+        returns: Term | None = terms.expr(node.body)
+        decorators: tuple[Term, ...] = ()
+        name = "<lambda>"
+    else:
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        values = [terms.expr(r.value) for r in scope.returns if r.value is not None]
+        if any(r.value is None for r in scope.returns):
+            values.append(Term("const", None))
+        returns = union(values) if values else None
+        decorators = tuple(terms.expr(d) for d in node.decorator_list)
+        name = node.name
+    args = node.args
+    params = tuple(p.arg for p in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+    return FunctionSem(
+        sem.flow.local_ids.get(node, ""),
+        name,
+        class_id,
+        parent_id,
+        decorators,
+        returns,
+        scope.is_generator,
+        isinstance(node, ast.AsyncFunctionDef),
+        params,
+    )
+
+
+def _class(sem: BlockSemantics, node: ast.ClassDef, scope: Scope) -> ClassSem:
+    terms = sem.terms
+    local_id = sem.flow.local_ids.get(node, node.name)
+    methods = tuple(
+        s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+    )
+    self_term = Term("self", local_id)
+    attributes: list[tuple[str, Term]] = []
+    index = sem.index
+    for stmt in _attribute_stores(index):
+        if index.enclosing_class(stmt) is not node:
+            continue
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                _self_targets(terms, target, stmt.value, self_term, attributes)
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is not None:
+                _self_targets(terms, stmt.target, stmt.value, self_term, attributes)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Attribute):
+            _self_targets(terms, stmt.target, stmt, self_term, attributes)
+    class_attributes: list[tuple[str, Term]] = []
+    for name, nodes in scope.bindings.items():
+        class_attributes.extend((name, terms.binding(n)) for n in nodes)
+    return ClassSem(
+        local_id,
+        node.name,
+        _parent_id(sem, node, (*_FUNCTIONS, ast.ClassDef)),
+        tuple(terms.expr(b) for b in node.bases),
+        tuple(terms.expr(d) for d in node.decorator_list),
+        methods,
+        tuple(sorted(attributes, key=lambda a: a[0])),
+        tuple(sorted(class_attributes, key=lambda a: a[0])),
+    )
+
+
+def _attribute_stores(index: NodeIndex) -> list[ast.Assign | ast.AnnAssign | ast.AugAssign]:
+    """Assignments of the block with an attribute among their targets (``self.x = ...``)."""
+    found = index.memo.get("semantic.attribute_stores")
+    if found is None:
+        found = []
+        kinds: tuple[type[ast.Assign | ast.AnnAssign | ast.AugAssign], ...] = (
+            ast.Assign,
+            ast.AnnAssign,
+            ast.AugAssign,
+        )
+        for kind in kinds:
+            for stmt in index.nodes(kind):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                if any(
+                    isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                    for t in targets
+                    for n in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t])
+                ):
+                    found.append(stmt)
+        index.memo["semantic.attribute_stores"] = found
+    return found
+
+
+def _self_targets(
+    terms: TermBuilder,
+    target: ast.expr,
+    value: ast.AST,
+    self_term: Term,
+    out: list[tuple[str, Term]],
+    position: tuple[int, ...] = (),
+) -> None:
+    """``self.x = value`` (also unpacked): the value's term is built only for such targets."""
+    if isinstance(target, ast.Attribute):
+        if terms.expr(target.value) == self_term:
+            if isinstance(value, ast.AugAssign):
+                term = Term(
+                    "binop", type(value.op).__name__, terms.expr(target), terms.expr(value.value)
+                )
+            else:
+                term = terms.expr(value)
+            for i in position:
+                term = Term("item", term, i)
+            out.append((target.attr, term))
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for i, elt in enumerate(target.elts):
+            _self_targets(terms, elt, value, self_term, out, (*position, i))
+
+
+def _before_built(sem: BlockSemantics, call: ast.Call) -> bool:
+    """``if not self.built: self.build(shape)``: the body runs until the layer is built."""
+    child: ast.AST = call
+    for parent in sem.index.ancestors(call):
+        if isinstance(parent, _FUNCTIONS):
+            return False
+        if isinstance(parent, ast.If) and child in parent.body:
+            test = parent.test
+            if (
+                isinstance(test, ast.UnaryOp)
+                and isinstance(test.op, ast.Not)
+                and isinstance(test.operand, ast.Attribute)
+                and test.operand.attr == "built"
+                and isinstance(test.operand.value, ast.Name)
+            ):
+                return True
+        child = parent
+    return False
+
+
+def _withs(sem: BlockSemantics, call: ast.Call) -> tuple[Term, ...]:
+    found: list[Term] = []
+    for parent in sem.index.ancestors(call):
+        if isinstance(parent, _FUNCTIONS):
+            break
+        if isinstance(parent, (ast.With, ast.AsyncWith)):
+            found.extend(sem.terms.expr(item.context_expr) for item in parent.items)
+    return tuple(found)
