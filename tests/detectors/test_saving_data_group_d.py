@@ -61,3 +61,53 @@ def test_checkpoint_silent_when_unknown_or_keras2() -> None:
     assert found(source, "TFL407") == []
     assert found(CKPT + 'keras.callbacks.ModelCheckpoint("b.hdf5")\n', "TFL407", "2") == []
     assert found(CKPT + 'keras.callbacks.ModelCheckpoint(f"{NAME}/e{{epoch}}.hdf5")\n', "TFL407")
+
+
+# -- TFL206 cache-after-shuffle --------------------------------------------------------------
+DATA = """
+import tensorflow as tf
+data = tf.data
+"""
+
+
+def test_cache_after_shuffle_through_reassignments_and_alias() -> None:
+    source = DATA + (
+        "ds = data.Dataset.range(8)\n"
+        "ds = ds.shuffle(8)\n"
+        "ds = ds.map(lambda x: x * 2).batch(2)\n"
+        "ds = ds.cache()\n"
+    )
+    assert found(source, "TFL206") == [7]
+
+
+def test_cache_after_shuffle_fix_swaps_the_calls() -> None:
+    source = DATA + "ds = tf.data.Dataset.range(8).shuffle(8, seed=1).cache()\n"
+    assert found(source, "TFL206") == [4]
+    assert "range(8).cache().shuffle(8, seed=1)\n" in fixed(source, "TFL206")
+
+
+def test_cache_after_shuffle_in_a_function() -> None:
+    source = DATA + (
+        "def pipeline(files):\n"
+        "    ds = tf.data.TFRecordDataset(files)\n"
+        "    ds = ds.shuffle(100)\n"
+        "    return ds.cache().batch(4)\n"
+    )
+    assert found(source, "TFL206") == [7]
+
+
+def test_cache_after_shuffle_silent_cases() -> None:
+    source = DATA + (
+        "a = tf.data.Dataset.range(8).cache().shuffle(8)\n"
+        "b = tf.data.Dataset.range(8).shuffle(8, reshuffle_each_iteration=False).cache()\n"
+        "c = tf.data.Dataset.range(8).shuffle(8).cache().shuffle(8)\n"
+        "def f(ds):\n"
+        "    return ds.cache()\n"
+        "class Store:\n"
+        "    def shuffle(self, n):\n"
+        "        return self\n"
+        "    def cache(self):\n"
+        "        return self\n"
+        "d = Store().shuffle(3).cache()\n"
+    )
+    assert found(source, "TFL206") == []
