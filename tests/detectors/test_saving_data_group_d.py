@@ -36,7 +36,7 @@ def test_checkpoint_alias_and_constant_path() -> None:
 
 def test_checkpoint_weights_only_needs_weights_h5() -> None:
     source = CKPT + (
-        'from tensorflow.keras.callbacks import ModelCheckpoint as MC\n'
+        "from tensorflow.keras.callbacks import ModelCheckpoint as MC\n"
         'a = MC("cp.ckpt", save_weights_only=True)\n'
         'b = MC("w.h5", save_weights_only=True)\n'
         'c = MC("ok.weights.h5", save_weights_only=True)\n'
@@ -44,7 +44,7 @@ def test_checkpoint_weights_only_needs_weights_h5() -> None:
         'e = MC("ok.h5")\n'
     )
     assert found(source, "TFL407") == [6, 7]
-    assert '"cp.weights.h5"' in fixed(source.replace('b = MC("w.h5"', 'b = MC(w'), "TFL407")
+    assert '"cp.weights.h5"' in fixed(source.replace('b = MC("w.h5"', "b = MC(w"), "TFL407")
 
 
 def test_checkpoint_silent_when_unknown_or_keras2() -> None:
@@ -111,3 +111,59 @@ def test_cache_after_shuffle_silent_cases() -> None:
         "d = Store().shuffle(3).cache()\n"
     )
     assert found(source, "TFL206") == []
+
+
+# -- TFL207 split-seed-mismatch --------------------------------------------------------------
+SPLIT = """
+import tensorflow as tf
+from tensorflow.keras.utils import image_dataset_from_directory as load
+DIR = "data/flowers"
+SEED = 123
+"""
+
+
+def test_split_seeds_differ_across_module_statements() -> None:
+    source = SPLIT + (
+        'train = load(DIR, validation_split=0.2, subset="training", seed=SEED)\n'
+        "val = tf.keras.utils.image_dataset_from_directory(\n"
+        '    DIR, validation_split=0.2, subset="validation", seed=7)\n'
+    )
+    assert found(source, "TFL207") == [8]
+    assert 'subset="validation", seed=123)' in fixed(source, "TFL207")
+
+
+def test_split_shuffle_and_fraction_differ() -> None:
+    source = SPLIT + (
+        'a = load(DIR, validation_split=0.2, subset="training", seed=1)\n'
+        'b = load(DIR, validation_split=0.2, subset="validation", seed=1, shuffle=False)\n'
+        'c = load("other", validation_split=0.2, subset="training", seed=1)\n'
+        'd = load("other", validation_split=0.3, subset="validation", seed=1)\n'
+    )
+    assert found(source, "TFL207") == [7, 9]
+
+
+def test_split_missing_seed_raises_on_both_versions() -> None:
+    source = SPLIT + 'a = load(DIR, validation_split=0.2, subset="training")\n'
+    assert found(source, "TFL207") == [6]
+    assert found(source, "TFL207", "2") == [6]
+
+
+def test_split_silent_cases() -> None:
+    source = SPLIT + (
+        "import sys\n"
+        "def make(subset, seed):\n"
+        "    return load(DIR, validation_split=0.2, subset=subset, seed=seed)\n"
+        'a = load(DIR, validation_split=0.2, subset="training", seed=int(sys.argv[1]))\n'
+        'b = load(DIR, validation_split=0.2, subset="validation", seed=5)\n'
+        'c = load(sys.argv[2], validation_split=0.2, subset="training", seed=1)\n'
+        'd = load(sys.argv[3], validation_split=0.2, subset="validation", seed=2)\n'
+        'e = load("x", validation_split=0.2, subset="training", seed=1, shuffle=False)\n'
+        'f = load("x", validation_split=0.2, subset="validation", seed=2, shuffle=False)\n'
+        'g, h = load("y", validation_split=0.2, subset="both", seed=1)\n'
+        'i = load("z", validation_split=0.2, subset="training", seed=1)\n'
+        'j = load("z", validation_split=0.2, subset="validation", seed=1)\n'
+        "def fake(d, **kw):\n"
+        "    return d\n"
+        'k = fake("z", validation_split=0.2, subset="validation", seed=9)\n'
+    )
+    assert found(source, "TFL207") == []
