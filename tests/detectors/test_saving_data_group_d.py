@@ -167,3 +167,74 @@ def test_split_silent_cases() -> None:
         'k = fake("z", validation_split=0.2, subset="validation", seed=9)\n'
     )
     assert found(source, "TFL207") == []
+
+
+# -- TFL410 load-weights-into-unbuilt-model --------------------------------------------------
+NET = """
+import tensorflow as tf
+K = tf.keras
+class Net(K.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense = K.layers.Dense(1)
+    def call(self, x):
+        return self.dense(x)
+class Child(Net):
+    pass
+class Built(K.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense = K.layers.Dense(1)
+        self.build((None, 3))
+    def call(self, x):
+        return self.dense(x)
+"""
+
+
+def test_unbuilt_subclass_across_statements_and_subclasses() -> None:
+    source = NET + (
+        "net = Net()\n"
+        "net.compile(optimizer='adam', loss='mse')\n"
+        "print(len(net.weights))\n"
+        'net.load_weights("w.weights.h5")\n'
+        "child = Child()\n"
+        'child.load_weights("w.ckpt")\n'
+    )
+    assert found(source, "TFL410") == [22, 24]
+    # tf-keras restores a TensorFlow checkpoint when the variables appear: .h5 only.
+    assert found(source, "TFL410", "2") == [22]
+
+
+def test_unbuilt_in_a_function() -> None:
+    source = NET + (
+        "def restore(path):\n"
+        "    model = Net()\n"
+        "    model.load_weights(path)\n"
+        "    return model\n"
+    )
+    assert found(source, "TFL410") == [21]
+
+
+def test_built_models_are_silent() -> None:
+    source = NET + (
+        "import numpy as np\n"
+        "a = Net()\n"
+        "a(np.ones((1, 3)))\n"
+        'a.load_weights("w.weights.h5")\n'
+        "b = Net()\n"
+        "b.build((None, 3))\n"
+        'b.load_weights("w.weights.h5")\n'
+        "c = Built()\n"
+        'c.load_weights("w.weights.h5")\n'
+        "d = K.Sequential([K.Input((3,)), K.layers.Dense(1)])\n"
+        'd.load_weights("w.weights.h5")\n'
+        "def make():\n"
+        "    return Net()\n"
+        "e = make()\n"
+        "warm_up(e)\n"
+        'e.load_weights("w.weights.h5")\n'
+        "import sys\n"
+        "f = sys.modules['x'].Net()\n"
+        'f.load_weights("w.weights.h5")\n'
+    )
+    assert found(source, "TFL410") == []

@@ -1,0 +1,238 @@
+"""Save/load family: load_weights() into a model that has no variables yet (TFL410).
+
+A subclassed Keras model creates its variables on its first call (or ``build()``), so
+``Regressor().load_weights(path)`` has nothing to load into: Keras 3 raises, and tf-keras
+raises for ``.h5`` files (a TensorFlow checkpoint is restored later, when the variables
+appear).  A module fact follows each name through the module's statements in order (module
+code is one block per statement): a ``load_weights()`` on a name whose last event is its
+creation from a local ``keras.Model`` subclass is reported.  Any other use of the name in
+between (a call, ``build()``, ``fit()``, passing it somewhere) may build it: silent.  So is a
+class whose ``__init__`` builds the model itself (``self.build(...)``, ``self(...)``, a
+functional ``super().__init__(inputs, outputs)``), or that defines its own ``load_weights``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.facts import semantics_of
+from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.terms import Term
+
+FACT = "saving.unbuilt_loads"
+# Methods that do not create variables: calling them between creation and load changes nothing.
+_NOT_BUILDING = frozenset({"compile", "get_config", "count_params"})
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    scope: str | None
+    name: str
+    kind: str  # create | touch | load
+    term: Term | None = None  # create: the value; load: the path
+    site: int = -1  # load: position among the block's load_weights() calls
+
+
+@dataclass(frozen=True, slots=True)
+class WeightFacts:
+    events: tuple[Event, ...]
+    builds_itself: tuple[str, ...]  # local ids of classes that build (or load) themselves
+    global_uses: frozenset[str] = frozenset()  # module names functions may build through
+
+
+def _loads(index: NodeIndex) -> list[ast.Call]:
+    return [
+        call
+        for call in index.nodes(ast.Call)
+        if isinstance(call.func, ast.Attribute)
+        and call.func.attr == "load_weights"
+        and isinstance(call.func.value, ast.Name)
+    ]
+
+
+def _extract(index: NodeIndex) -> Hashable:
+    loads = _loads(index)
+    semantics = semantics_of(index)
+    builds = tuple(
+        semantics.local_id(cls) for cls in index.nodes(ast.ClassDef) if _builds_itself(cls)
+    )
+    # Inside functions only the names loaded there matter (a function is one block); module
+    # code is one block per statement, so every module name's creations and uses are kept.
+    loaded = {call.func.value.id for call in loads}  # type: ignore[attr-defined]
+    terms = semantics.terms
+    events: list[tuple[tuple[int, int], Event]] = []
+    global_uses: set[str] = set()
+    load_sites = {id(call.func.value): site for site, call in enumerate(loads)}  # type: ignore[attr-defined]
+    for node in index.nodes(ast.Name):
+        fn = index.enclosing_function(node)
+        scope = index.scope_id(fn) if fn is not None else None
+        parent = index.parent(node)
+        if fn is not None and node.id not in loaded:
+            reach = semantics.flow.uses.get(node)
+            if (
+                reach is not None
+                and reach.outer
+                and not reach.defs
+                and _builds(node, parent, index)
+            ):
+                global_uses.add(node.id)  # a function may build a module-level model
+            continue
+        where = (node.lineno, node.col_offset)
+        if isinstance(node.ctx, ast.Store):
+            value = (
+                parent.value
+                if isinstance(parent, ast.Assign) and parent.targets == [node]
+                else None
+            )
+            if isinstance(value, ast.Call):
+                # The name is bound once the call has run: ``m = M(m)`` reads the old ``m``.
+                where = (value.end_lineno or node.lineno, value.end_col_offset or 0)
+                events.append((where, Event(scope, node.id, "create", terms.expr(value))))
+            else:
+                events.append((where, Event(scope, node.id, "touch")))
+        elif id(node) in load_sites:
+            call = index.parent(parent) if parent is not None else None
+            path = call.args[0] if isinstance(call, ast.Call) and call.args else None
+            if isinstance(call, ast.Call) and path is None:
+                path = next((k.value for k in call.keywords if k.arg == "filepath"), None)
+            term = terms.expr(path) if path is not None else None
+            events.append((where, Event(scope, node.id, "load", term, load_sites[id(node)])))
+        elif _builds(node, parent, index):
+            events.append((where, Event(scope, node.id, "touch")))
+    if not events and not builds and not global_uses:
+        return None
+    events.sort(key=lambda pair: pair[0])
+    return WeightFacts(tuple(e for _, e in events), builds, frozenset(global_uses))
+
+
+def _builds(node: ast.Name, parent: ast.AST | None, index: NodeIndex) -> bool:
+    """May this use of a name build the model it holds?  ``m.weights`` and ``m.layers`` do
+    not; ``m(x)``, ``m.build()``, ``m.fit()``, ``f(m)`` may (compile() and get_config() not)."""
+    if not isinstance(node.ctx, ast.Load):
+        return False
+    if isinstance(parent, ast.Attribute):
+        called = index.parent(parent)
+        return (
+            isinstance(called, ast.Call)
+            and called.func is parent
+            and parent.attr not in _NOT_BUILDING
+        )
+    return True
+
+
+def _builds_itself(cls: ast.ClassDef) -> bool:
+    for item in cls.body:
+        if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if item.name == "load_weights":
+            return True
+        if item.name != "__init__":
+            continue
+        for node in ast.walk(item):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Name) and func.id == "self":
+                return True
+            if not isinstance(func, ast.Attribute):
+                continue
+            if (
+                func.attr == "build"
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "self"
+            ):
+                return True
+            if func.attr == "__init__" and (
+                node.args or any(k.arg in ("inputs", "outputs") for k in node.keywords)
+            ):
+                return True  # a functional model built in the subclass's __init__
+    return False
+
+
+def _combine(values: Sequence[Hashable], summary: object) -> Hashable:
+    model = getattr(summary, "model", None)
+    if model is None:
+        return None
+    keras3 = getattr(summary, "keras_version", 3) == 3
+    building: set[str] = set()
+    global_uses: set[str] = set()
+    for block, found in enumerate(values):
+        if isinstance(found, WeightFacts):
+            building.update(model.gid(block, local) for local in found.builds_itself)
+            global_uses |= found.global_uses
+    last: dict[tuple[str | None, str], tuple[int, Event]] = {}
+    findings: list[tuple[int, int, str]] = []
+    for block, found in enumerate(values):
+        if not isinstance(found, WeightFacts):
+            continue
+        for event in found.events:
+            # Names inside a function only meet the events of that function (one block).
+            key = (event.scope if event.scope is None else f"{block}:{event.scope}", event.name)
+            previous = last.get(key)
+            last[key] = (block, event)
+            if event.kind != "load" or previous is None or previous[1].kind != "create":
+                continue
+            if event.scope is None and event.name in global_uses:
+                continue  # a function of the module may build it at any time
+            created = previous[1].term
+            if created is None or not _unbuilt(model, created, previous[0], building):
+                continue
+            if not keras3 and not _h5_path(model, event.term, block):
+                continue
+            findings.append((block, event.site, event.name))
+    return tuple(findings) or None
+
+
+def _unbuilt(model: object, term: Term, block: int, building: set[str]) -> bool:
+    values = model.value(term, block)  # type: ignore[attr-defined]
+
+    def lazy(x: v.Value) -> bool:
+        if not (x.kind == v.INSTANCE and x.base == v.MODEL and x.is_local):
+            return False
+        pending, seen = [x.local_id], set()
+        while pending:
+            gid = pending.pop()
+            if gid in seen:
+                continue
+            seen.add(gid)
+            if gid in building:
+                return False
+            pending.extend(model.local_bases(gid))  # type: ignore[attr-defined]
+        return True
+
+    return v.all_of(values, lazy)
+
+
+def _h5_path(model: object, term: Term | None, block: int) -> bool:
+    if term is None:
+        return False
+    values = model.value(term, block)  # type: ignore[attr-defined]
+
+    def h5(x: v.Value) -> bool:
+        text = x.const if isinstance(x.const, str) else x.base
+        return x.kind in (v.STR, v.PATH) and bool(text) and text.endswith((".h5", ".hdf5"))
+
+    return v.all_of(values, h5)
+
+
+module_fact(FACT, _extract, _combine, reads_values=True)
+
+
+@detector("TFL410")
+def load_weights_unbuilt(ctx: BlockContext) -> None:
+    fact = ctx.summary.extra.get(FACT)
+    if not isinstance(fact, tuple):
+        return
+    loads: list[ast.Call] | None = None
+    for block, site, name in fact:
+        if block != ctx.ordinal:
+            continue
+        if loads is None:
+            loads = _loads(ctx.index)
+        if site < len(loads):
+            ctx.report("TFL410", loads[site], args={"model": name})
