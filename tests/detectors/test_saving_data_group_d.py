@@ -207,10 +207,7 @@ def test_unbuilt_subclass_across_statements_and_subclasses() -> None:
 
 def test_unbuilt_in_a_function() -> None:
     source = NET + (
-        "def restore(path):\n"
-        "    model = Net()\n"
-        "    model.load_weights(path)\n"
-        "    return model\n"
+        "def restore(path):\n    model = Net()\n    model.load_weights(path)\n    return model\n"
     )
     assert found(source, "TFL410") == [21]
 
@@ -238,3 +235,63 @@ def test_built_models_are_silent() -> None:
         'f.load_weights("w.weights.h5")\n'
     )
     assert found(source, "TFL410") == []
+
+
+# -- TFL409 custom-loss-not-loadable ---------------------------------------------------------
+LOSS = """
+import tensorflow as tf
+from tensorflow import keras as K
+def my_loss(t, p):
+    return tf.reduce_mean(tf.abs(t - p))
+def iou(t, p):
+    return tf.reduce_mean(t * p)
+def focal(gamma):
+    def focal_fixed(t, p):
+        return tf.reduce_mean((1 - p) ** gamma * t)
+    return focal_fixed
+model = K.Sequential([K.Input((3,)), K.layers.Dense(1)])
+"""
+
+
+def test_custom_loss_saved_and_loaded_across_statements() -> None:
+    source = LOSS + (
+        'model.compile("adam", loss=my_loss, metrics=["mae", iou])\n'
+        'model.save("m.keras")\n'
+        'restored = tf.keras.models.load_model("m.keras")\n'
+    )
+    assert found(source, "TFL409") == [15]
+    assert found(source, "TFL409", "2") == [15]
+    assert '"m.keras", custom_objects={"my_loss": my_loss, "iou": iou})' in fixed(source, "TFL409")
+
+
+def test_custom_loss_from_a_factory_and_a_checkpoint() -> None:
+    source = LOSS + (
+        "model.compile('adam', loss=focal(2.0))\n"
+        "cb = K.callbacks.ModelCheckpoint('best.keras')\n"
+        "model.fit([[1.0, 2.0, 3.0]], [[1.0]], callbacks=[cb])\n"
+        "best = K.models.load_model('best.keras', custom_objects={'iou': iou})\n"
+    )
+    assert found(source, "TFL409") == [16]
+
+
+def test_custom_loss_silent_cases() -> None:
+    source = LOSS + (
+        "import sys\n"
+        'model.compile("adam", loss=my_loss)\n'
+        'model.save("m.keras")\n'
+        'a = K.models.load_model("m.keras", compile=False)\n'
+        'b = K.models.load_model("m.keras", custom_objects={"my_loss": my_loss})\n'
+        "with K.utils.custom_object_scope({'my_loss': my_loss}):\n"
+        '    c = K.models.load_model("m.keras")\n'
+        'd = K.models.load_model("pretrained/other.keras")\n'
+        "e = K.models.load_model(sys.argv[1], custom_objects=sys.modules)\n"
+    )
+    assert found(source, "TFL409") == []
+    registered = LOSS.replace(
+        "def my_loss", "@K.saving.register_keras_serializable()\ndef my_loss"
+    ) + (
+        'model.compile("adam", loss=my_loss)\nmodel.save("m.keras")\nK.models.load_model("m.keras")\n'
+    )
+    assert found(registered, "TFL409") == []
+    unsaved = LOSS + 'model.compile("adam", loss=my_loss)\nK.models.load_model("m.keras")\n'
+    assert found(unsaved, "TFL409") == []
