@@ -295,3 +295,66 @@ def test_custom_loss_silent_cases() -> None:
     assert found(registered, "TFL409") == []
     unsaved = LOSS + 'model.compile("adam", loss=my_loss)\nK.models.load_model("m.keras")\n'
     assert found(unsaved, "TFL409") == []
+
+
+# -- TFL408 lambda-layer-saved ---------------------------------------------------------------
+LAMBDA = """
+import tensorflow as tf
+L = tf.keras.layers
+def scale(t):
+    return t / 255.0
+@tf.keras.utils.register_keras_serializable()
+def shift(t):
+    return t + 1.0
+"""
+
+
+def test_lambda_in_a_saved_model_on_both_versions() -> None:
+    source = LAMBDA + (
+        "model = tf.keras.Sequential([L.Input((3,)), L.Lambda(lambda t: t * 2), L.Lambda(scale)])\n"
+        'model.save("m.h5")\n'
+    )
+    assert found(source, "TFL408") == [9, 9]
+    # tf-keras stores .h5 Lambda functions as bytecode and reads them back.
+    assert found(source, "TFL408", "2") == []
+    assert found(source.replace("m.h5", "m.keras"), "TFL408", "2") == [9, 9]
+
+
+def test_lambda_functional_model_saved_by_a_checkpoint() -> None:
+    source = LAMBDA + (
+        "inputs = L.Input((3,))\n"
+        "x = L.Lambda(function=lambda t: t * 2)(inputs)\n"
+        "model = tf.keras.Model(inputs, L.Dense(1)(x))\n"
+        "cb = tf.keras.callbacks.ModelCheckpoint('best.keras')\n"
+        "model.fit([[1.0, 2.0, 3.0]], [[1.0]], callbacks=[cb])\n"
+    )
+    assert found(source, "TFL408") == [10]
+
+
+def test_lambda_silent_cases() -> None:
+    body = (
+        "model = tf.keras.Sequential([L.Input((3,)), L.Lambda(shift), L.Lambda(tf.nn.relu)])\n"
+        'model.save("m.keras")\n'
+    )
+    assert found(LAMBDA + body, "TFL408") == []
+    unsaved = (
+        LAMBDA
+        + "m = tf.keras.Sequential([L.Lambda(lambda t: t)])\nm.save_weights('w.weights.h5')\n"
+    )
+    assert found(unsaved, "TFL408") == []
+    inside = LAMBDA + (
+        "class Net(tf.keras.Model):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.half = L.Lambda(lambda t: t / 2)\n"
+        "    def call(self, x):\n"
+        "        return self.half(x)\n"
+        'Net().save("m.keras")\n'
+    )
+    assert found(inside, "TFL408") == []
+    unsafe = LAMBDA + (
+        "model = tf.keras.Sequential([L.Input((3,)), L.Lambda(lambda t: t * 2)])\n"
+        'model.save("m.keras")\n'
+        'tf.keras.models.load_model("m.keras", safe_mode=False)\n'
+    )
+    assert found(unsafe, "TFL408") == []
