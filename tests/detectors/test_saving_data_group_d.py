@@ -358,3 +358,66 @@ def test_lambda_silent_cases() -> None:
         'tf.keras.models.load_model("m.keras", safe_mode=False)\n'
     )
     assert found(unsafe, "TFL408") == []
+
+
+# -- TFL208 py-function-unknown-shape --------------------------------------------------------
+PYFN = """
+import numpy as np
+import tensorflow as tf
+def load(i):
+    return np.zeros((4, 4, 1), "float32")
+"""
+TRAINS = (
+    "model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(1)])\n"
+    "model.fit(ds)\n"
+)
+
+
+def test_py_function_returned_to_a_keras_model() -> None:
+    source = (
+        PYFN
+        + (
+            "def parse(i):\n"
+            "    image, other = tf.numpy_function(load, [i], [tf.float32, tf.float32])\n"
+            "    return image, 1.0\n"
+            "ds = tf.data.Dataset.range(4).map(parse).batch(2)\n"
+            "ds2 = tf.data.Dataset.range(4).map(lambda i: (tf.py_function(load, [i], tf.float32), 1))\n"
+        )
+        + TRAINS
+    )
+    assert found(source, "TFL208") == [7, 10]
+    # Only iterated, never given to Keras: fine.
+    assert found(source.replace("model.fit(ds)", "print(list(ds))"), "TFL208") == []
+
+
+def test_py_function_into_a_shape_op() -> None:
+    source = PYFN + (
+        "def parse(i):\n"
+        "    image = tf.py_function(load, [i], tf.float32)\n"
+        "    image = tf.image.resize(image, (8, 8))\n"
+        "    return image\n"
+        "ds = tf.data.Dataset.range(4).map(parse)\n"
+    )
+    assert found(source, "TFL208") == [8]
+
+
+def test_py_function_shaped_or_not_mapped() -> None:
+    source = (
+        PYFN
+        + (
+            "def a(i):\n"
+            "    image = tf.py_function(load, [i], tf.float32)\n"
+            "    image.set_shape((4, 4, 1))\n"
+            "    return image, 1\n"
+            "def b(i):\n"
+            "    image = tf.py_function(load, [i], tf.float32)\n"
+            "    image = tf.ensure_shape(image, (4, 4, 1))\n"
+            "    return tf.image.resize(image, (8, 8)), 1\n"
+            "def c(i):\n"
+            "    return tf.py_function(load, [i], tf.float32)\n"
+            "ds = tf.data.Dataset.range(4).map(a).map(b)\n"
+            "c(3)\n"
+        )
+        + TRAINS
+    )
+    assert found(source, "TFL208") == []
