@@ -6,7 +6,8 @@ as a graph), the result is followed through the function in source order: ``x.se
 ``tf.ensure_shape(x, ...)`` or ``tf.reshape(x, ...)`` give it a shape; a shape-dependent image
 op before that is reported there; a ``return`` of it is reported when the module trains,
 evaluates or predicts a Keras model on a dataset (a module fact), since a pipeline that only
-iterates the values is fine.  A name bound again some other way stops the walk (silent).
+iterates the values is fine, and so is a module that shapes values anywhere (a later map()
+may restore the shape).  A name bound again some other way stops the walk (silent).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Hashable, Sequence
 from tflsp.analysis.context import EAGER_WRAPPERS, BlockContext
 from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import NodeIndex
-from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.registry import detector, module_fact, watch
 from tflsp.analysis.semantic import values as v
 
 FACT = "data.keras_reads_dataset"
@@ -34,6 +35,10 @@ SHAPE_OPS = frozenset(
     }
 )
 _KERAS_READS = ("fit", "evaluate", "predict")
+# A returned result may get its shape in a later map() (``ds.map(parse).map(restore)``): the
+# dataset flow does not follow elements, so any shaping call in the module keeps it silent.
+_SHAPED_LATER = ("tensorflow.ensure_shape", "tensorflow.reshape", ".set_shape")
+watch(*_SHAPED_LATER)
 
 
 def _extract(index: NodeIndex) -> Hashable:
@@ -169,5 +174,7 @@ def _in_return(ctx: BlockContext, node: ast.AST) -> bool:
 
 
 def _returned(ctx: BlockContext, call: ast.Call, function: str, name: str) -> None:
-    if ctx.summary.extra.get(FACT) is True:
+    if ctx.summary.extra.get(FACT) is True and not any(
+        ctx.summary.has(name) for name in _SHAPED_LATER
+    ):
         ctx.report("TFL208", call, args={"function": function, "name": name})
