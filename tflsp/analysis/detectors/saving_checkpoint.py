@@ -55,13 +55,13 @@ def checkpoint_path(ctx: BlockContext) -> None:
 
 def _weights_only(ctx: BlockContext, call: ast.Call) -> bool | None:
     """``save_weights_only`` (absent: False); None when the code does not show it."""
+    keyword = ctx.keyword(call, "save_weights_only")
     if len(call.args) > 4:  # filepath, monitor, verbose, save_best_only, save_weights_only
-        node: ast.expr | None = call.args[4]
+        node = call.args[4]
+    elif keyword is not None:
+        node = keyword.value
     else:
-        keyword = ctx.keyword(call, "save_weights_only")
-        node = keyword.value if keyword is not None else None
-        if node is None:
-            return None if any(k.arg is None for k in call.keywords) else False
+        return None if any(k.arg is None for k in call.keywords) else False
     constants = v.constants(ctx.value(node))
     if constants is None or len(constants) != 1:
         return None
