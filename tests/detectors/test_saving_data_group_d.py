@@ -331,6 +331,17 @@ def test_lambda_functional_model_saved_by_a_checkpoint() -> None:
     assert found(source, "TFL408") == [10]
 
 
+def test_lambda_only_the_model_bound_when_the_save_runs() -> None:
+    source = LAMBDA + (
+        "model = tf.keras.Sequential([L.Input((3,)), L.Lambda(lambda t: t * 2)])\n"
+        "model.fit([[1.0, 2.0, 3.0]], [[1.0]])\n"
+        "model = tf.keras.Sequential([L.Input((3,)), L.Lambda(lambda t: t * 3)])\n"
+        "cb = tf.keras.callbacks.ModelCheckpoint('best.h5')\n"
+        "model.fit([[1.0, 2.0, 3.0]], [[1.0]], callbacks=[cb])\n"
+    )
+    assert found(source, "TFL408") == [11]
+
+
 def test_lambda_silent_cases() -> None:
     body = (
         "model = tf.keras.Sequential([L.Input((3,)), L.Lambda(shift), L.Lambda(tf.nn.relu)])\n"

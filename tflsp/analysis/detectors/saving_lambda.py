@@ -20,7 +20,7 @@ from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.registry import detector, module_fact, watch
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.model import qualname_of
-from tflsp.analysis.semantic.saving import REGISTER
+from tflsp.analysis.semantic.saving import REGISTER, SaveSite
 
 LAMBDA = "keras.layers.Lambda"
 UNSAFE = "keras.config.enable_unsafe_deserialization"
@@ -52,7 +52,8 @@ def lambda_layer_saved(ctx: BlockContext) -> None:
     if flow is None or not flow.saves:
         return
     formats = ("keras", "h5", None) if ctx.keras_version == 3 else ("keras",)
-    if not any(save.format in formats for save in flow.saves):
+    saves = [save for save in flow.saves if save.format in formats]
+    if not saves:
         return
     if ctx.summary.extra.get(FACT) is True or ctx.summary.has(UNSAFE):
         return
@@ -61,6 +62,8 @@ def lambda_layer_saved(ctx: BlockContext) -> None:
         if isinstance(func, ast.Attribute) and func.attr != "Lambda":
             continue
         if ctx.call_name(call) != LAMBDA or _in_class(ctx, call):
+            continue
+        if not _saved_while_bound(ctx, call, saves):
             continue
         wrapped = call.args[0] if call.args else None
         if wrapped is None:
@@ -73,6 +76,33 @@ def lambda_layer_saved(ctx: BlockContext) -> None:
             ctx.report("TFL408", call)
         elif kind is not None:
             ctx.report("TFL408", call, message="function", args={"function": kind})
+
+
+def _saved_while_bound(ctx: BlockContext, call: ast.Call, saves: list[SaveSite]) -> bool:
+    """In module code, ``model = Sequential([..., Lambda(...)])``: a save must happen before
+    the module binds ``model`` again (a notebook often builds the same model twice and saves
+    only the second).  Elsewhere any save counts."""
+    statement: ast.AST | None = call
+    while statement is not None and not isinstance(statement, ast.stmt):
+        statement = ctx.index.parent(statement)
+    if not (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and ctx.index.parent(statement) is ctx.tree
+    ):
+        return True
+    name = statement.targets[0].id
+    blocks = ctx.model.blocks
+    end = next(
+        (
+            k
+            for k in range(ctx.ordinal + 1, len(blocks))
+            if any(bound == name for bound, _, _ in blocks[k].exports)
+        ),
+        len(blocks),
+    )
+    return any(s.in_function or ctx.ordinal <= s.order[0] < end for s in saves)
 
 
 def _in_class(ctx: BlockContext, call: ast.Call) -> bool:
