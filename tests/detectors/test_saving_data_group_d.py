@@ -432,3 +432,21 @@ def test_py_function_shaped_or_not_mapped() -> None:
         + TRAINS
     )
     assert found(source, "TFL208") == []
+
+
+def test_custom_loss_bound_method_on_a_compiled_parameter() -> None:
+    # keras-team/keras#5916: the model is a parameter; compile(optimizer=, loss=) says it is a
+    # Keras model, and the save on the same name is a whole-model save.
+    source = (
+        "from keras.models import load_model\n"
+        "class SSDLoss:\n"
+        "    def compute_loss(self, t, p):\n"
+        "        return (t - p) ** 2\n"
+        "def train_and_save(model):\n"
+        '    model.compile(optimizer="adam", loss=SSDLoss().compute_loss)\n'
+        '    model.save("m.h5")\n'
+        'model = load_model("m.h5")\n'
+        'other = load_model("pretrained.h5")\n'
+    )
+    assert found(source, "TFL409") == [8]
+    assert found(source, "TFL409", "2") == [8]

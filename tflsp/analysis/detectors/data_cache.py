@@ -22,7 +22,19 @@ def cache_after_shuffle(ctx: BlockContext) -> None:
             continue
         cache = note.node
         shuffle = note.other if isinstance(note.other, ast.Call) else None
-        ctx.report("TFL206", method_span(ctx, cache), fix=_swap(ctx, shuffle, cache))
+        ctx.report("TFL206", _name_span(ctx, cache), fix=_swap(ctx, shuffle, cache))
+
+
+def _name_span(ctx: BlockContext, call: ast.Call) -> tuple[int, int, int, int]:
+    """From ``cache`` to the end of the call: in a chain split over lines, the line of the
+    ``.cache()`` itself, not the end of the call before it."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.end_lineno is None:
+        return method_span(ctx, call)
+    line = func.end_lineno
+    col = ctx.char_col(line, func.end_col_offset or 0) - len(func.attr)
+    _, _, end_line, end_col = ctx.node_range(call)
+    return (line, col, end_line, end_col)
 
 
 def _swap(ctx: BlockContext, shuffle: ast.Call | None, cache: ast.Call) -> Fix | None:

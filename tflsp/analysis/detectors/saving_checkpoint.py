@@ -50,7 +50,8 @@ def checkpoint_path(ctx: BlockContext) -> None:
                 continue
             wanted, message = ".keras", "default"
         fix = _suffix_fix(ctx, text, literal, wanted)
-        ctx.report("TFL407", path, message=message, args={"path": text}, fix=fix)
+        # From the constructor to the name: the call's first line is where a reader looks.
+        ctx.report("TFL407", call, message=message, args={"path": text}, fix=fix, end=path)
 
 
 def _weights_only(ctx: BlockContext, call: ast.Call) -> bool | None:

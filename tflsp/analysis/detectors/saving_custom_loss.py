@@ -25,7 +25,7 @@ from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.registry import detector, module_fact
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.model import qualname_of
-from tflsp.analysis.semantic.saving import REGISTER, SCOPES
+from tflsp.analysis.semantic.saving import REGISTER, SCOPES, path_format
 from tflsp.analysis.semantic.terms import Term
 
 FACT = "saving.custom_compiled_functions"
@@ -37,6 +37,16 @@ _ROLES = {"loss": "loss", "metrics": "metric", "weighted_metrics": "metric"}
 class CompileCall:
     receiver: Term
     given: tuple[tuple[str, Term], ...]  # (role, term of one loss or metric)
+    # Passes loss= with optimizer= or metrics=: Keras' compile() even on a parameter.
+    keras_keywords: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SaveCall:
+    """``x.save(path)``: a whole-model save when ``x`` is what a Keras compile() compiled."""
+
+    receiver: Term
+    path: Term | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +58,13 @@ class CustomFunction:
 
 def _extract(index: NodeIndex) -> Hashable:
     terms = semantics_of(index).terms
-    found: list[CompileCall] = []
+    found: list[CompileCall | SaveCall] = []
     for call in index.nodes(ast.Call):
         func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "save":
+            path = call.args[0] if call.args else None
+            found.append(SaveCall(terms.expr(func.value), terms.expr(path) if path else None))
+            continue
         if not (isinstance(func, ast.Attribute) and func.attr == "compile"):
             continue
         given: list[tuple[str, Term]] = []
@@ -61,8 +75,12 @@ def _extract(index: NodeIndex) -> Hashable:
         for key, node in arguments:
             items = _items(node)
             given.extend((_ROLES[key], terms.expr(item)) for item in items)
+        keywords = {k.arg for k in call.keywords}
+        evidence = "loss" in keywords and bool(keywords & {"optimizer", "metrics"})
         if given:
-            found.append(CompileCall(terms.expr(func.value), tuple(given)))
+            found.append(CompileCall(terms.expr(func.value), tuple(given), evidence))
+    if not any(isinstance(x, CompileCall) for x in found):
+        found = [x for x in found if not isinstance(x, SaveCall)]
     return tuple(found) or None
 
 
@@ -76,23 +94,51 @@ def _items(node: ast.expr) -> list[ast.expr]:
 
 
 def _combine(values: Sequence[Hashable], summary: object) -> Hashable:
+    """``(custom functions, (path, format) of saves of a compiled parameter)``."""
     model = getattr(summary, "model", None)
     if model is None:
         return None
     out: dict[str, CustomFunction] = {}
+    saves: list[tuple[str | None, str | None, int]] = []
     for block, found in enumerate(values):
         if not isinstance(found, tuple):
             continue
+        compiled: set[Term] = set()
         for call in found:
             if not isinstance(call, CompileCall):
                 continue
             receiver = model.value(call.receiver, block)
-            if not v.all_of(receiver, lambda x: x.kind == v.INSTANCE and x.base == v.MODEL):
+            if not v.all_of(receiver, _is_model) and not (
+                call.keras_keywords and v.is_unknown(receiver)
+            ):
                 continue
             for role, term in call.given:
                 for fn in _custom_functions(model, model.value(term, block), role):
                     out.setdefault(fn.name, fn)
-    return tuple(out.values()) or None
+                    compiled.add(call.receiver)
+        for call in found:
+            # ``def train(model): model.compile(...); model.save(p)``: the saving flow does
+            # not see the parameter as a model; the compile() says it is one.
+            if isinstance(call, SaveCall) and call.receiver in compiled:
+                path = _text(model, call.path, block)
+                saves.append((path, path_format(path), block))
+    if not out:
+        return None
+    return tuple(out.values()), tuple(saves)
+
+
+def _is_model(x: v.Value) -> bool:
+    return x.kind == v.INSTANCE and x.base == v.MODEL
+
+
+def _text(model: object, term: Term | None, block: int) -> str | None:
+    if term is None:
+        return None
+    found = v.constants(model.value(term, block))  # type: ignore[attr-defined]
+    if found is None or len(found) != 1:
+        return None
+    text = next(iter(found))
+    return text if isinstance(text, str) else None
 
 
 def _custom_functions(model: object, values: v.Values, role: str) -> list[CustomFunction]:
@@ -101,11 +147,11 @@ def _custom_functions(model: object, values: v.Values, role: str) -> list[Custom
         return out
     for value in values:
         entry = model.functions.get(value.local_id)  # type: ignore[attr-defined]
-        if entry is None or entry.facts.name == "<lambda>" or entry.facts.class_id is not None:
+        if entry is None or entry.facts.name == "<lambda>":
             continue
         if any(_is_register(model, d, entry.block) for d in entry.facts.decorators):
             continue
-        top = entry.facts.parent_id is None
+        top = entry.facts.parent_id is None and entry.facts.class_id is None
         out.append(CustomFunction(entry.facts.name, role, top))
     return out
 
@@ -120,10 +166,13 @@ module_fact(FACT, _extract, _combine, reads_values=True)
 
 @detector("TFL409")
 def custom_loss_not_loadable(ctx: BlockContext) -> None:
-    functions = ctx.summary.extra.get(FACT)
+    fact = ctx.summary.extra.get(FACT)
     flow = ctx.summary.saving_flow
-    if not isinstance(functions, tuple) or flow is None or flow.registers_by_hand:
+    if not isinstance(fact, tuple) or flow is None or flow.registers_by_hand:
         return
+    functions, parameter_saves = fact
+    sites = [(s.path, s.format, s.order[0], s.in_function) for s in flow.saves]
+    sites.extend((path, fmt, block, True) for path, fmt, block in parameter_saves)
     keras3 = ctx.keras_version == 3
     formats = ("keras", "h5", None) if keras3 else ("keras", "h5")
     for call in ctx.index.nodes(ast.Call):
@@ -148,10 +197,10 @@ def custom_loss_not_loadable(ctx: BlockContext) -> None:
         path = ctx.string(path_node) if path_node is not None else None
         in_function = ctx.index.enclosing_function(call) is not None
         if not any(
-            save.format in formats
-            and (save.path is None or path is None or save.path == path)
-            and (in_function or save.in_function or save.order[0] <= ctx.ordinal)
-            for save in flow.saves
+            fmt in formats
+            and (saved is None or path is None or saved == path)
+            and (in_function or saved_in_function or block <= ctx.ordinal)
+            for saved, fmt, block, saved_in_function in sites
         ):
             continue
         first = missing[0]
