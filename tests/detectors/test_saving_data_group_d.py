@@ -450,3 +450,28 @@ def test_custom_loss_bound_method_on_a_compiled_parameter() -> None:
     )
     assert found(source, "TFL409") == [8]
     assert found(source, "TFL409", "2") == [8]
+
+
+def test_py_function_reshaped_to_its_own_shape_in_a_mapped_tf_function() -> None:
+    # tensorflow/tensorflow#35108: reshape(x, x.get_shape()) gives no shape; resize fails.
+    source = PYFN + (
+        "@tf.function\n"
+        "def parse(i):\n"
+        "    image = tf.py_function(load, [i], tf.float32)\n"
+        "    image = tf.reshape(image, image.get_shape())\n"
+        "    return tf.image.resize(image, (8, 8))\n"
+        "ds = tf.data.Dataset.range(4).map(parse)\n"
+    )
+    assert found(source, "TFL208") == [10]
+
+
+def test_py_function_dataset_given_to_fit_of_a_parameter() -> None:
+    # tensorflow/tensorflow#49238: the model is a parameter; fit(dataset) is Keras' fit.
+    source = PYFN + (
+        "def make(files):\n"
+        "    ds = tf.data.Dataset.from_tensor_slices(files)\n"
+        "    return ds.map(lambda x: tf.py_function(load, [x], [tf.float32])).batch(2)\n"
+        "def train(model, files):\n"
+        "    return model.fit(make(files), epochs=1)\n"
+    )
+    assert found(source, "TFL208") == [8]

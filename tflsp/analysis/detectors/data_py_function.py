@@ -3,9 +3,10 @@
 ``tf.py_function``/``tf.numpy_function`` results have an unknown shape, not even a rank.  In a
 function that ``Dataset.map()`` runs (the semantic model's graph map says why a function runs
 as a graph), the result is followed through the function in source order: ``x.set_shape()``,
-``tf.ensure_shape(x, ...)`` or ``tf.reshape(x, ...)`` give it a shape; a shape-dependent image
-op before that is reported there; a ``return`` of it is reported when the module trains,
-evaluates or predicts a Keras model on a dataset (a module fact), since a pipeline that only
+``tf.ensure_shape(x, ...)`` or ``tf.reshape(x, ...)`` give it a shape (not ``tf.reshape(x,
+x.get_shape())``); a shape-dependent image op before that is reported there (in any graph); a ``return`` of it is reported when the module trains,
+evaluates or predicts a Keras model (or a parameter: ``fit(dataset)`` is Keras') on a dataset
+(a module fact), since a pipeline that only
 iterates the values is fine, and so is a module that shapes values anywhere (a later map()
 may restore the shape).  A name bound again some other way stops the walk (silent).
 """
@@ -62,9 +63,12 @@ def _combine(values: Sequence[Hashable], summary: object) -> Hashable:
         return None
     for block, found in enumerate(values):
         for receiver, data in found if isinstance(found, tuple) else ():
-            if v.all_of(
-                model.value(receiver, block), lambda x: x.kind == v.INSTANCE and x.base == v.MODEL
-            ) and v.all_of(model.value(data, block), lambda x: x.kind == v.DATASET):
+            # ``fit(dataset)`` on a parameter is Keras' too, unless it is known to be other.
+            held = model.value(receiver, block)
+            keras = v.is_unknown(held) or v.all_of(
+                held, lambda x: x.kind == v.INSTANCE and x.base == v.MODEL
+            )
+            if keras and v.all_of(model.value(data, block), lambda x: x.kind == v.DATASET):
                 return True
     return None
 
@@ -86,21 +90,23 @@ def py_function_unknown_shape(ctx: BlockContext) -> None:
             continue
         fn = ctx.index.enclosing_function(call)
         info = ctx.graph_info(call)
-        if fn is None or info is None or info.kind != "dataset":
+        if fn is None or info is None:
             continue
-        if info.origin != ctx.function_id(fn):
-            continue  # called from a mapped function: what happens to it there is not seen
-        _follow(ctx, fn, call)
+        # Returned: only a function map() runs itself hands it to the dataset (one called
+        # from it returns to code we do not follow); a shape op fails in any graph.
+        mapped = info.kind == "dataset" and info.origin == ctx.function_id(fn)
+        _follow(ctx, fn, call, mapped)
 
 
-def _follow(ctx: BlockContext, fn: ast.AST, call: ast.Call) -> None:
+def _follow(ctx: BlockContext, fn: ast.AST, call: ast.Call, mapped: bool) -> None:
     function = ctx.source(call.func)
     parent = ctx.index.parent(call)
     returned = parent if not isinstance(parent, ast.Tuple) else ctx.index.parent(parent)
     if isinstance(returned, ast.Return) or (
         isinstance(fn, ast.Lambda) and fn.body in (call, parent)
     ):
-        _returned(ctx, call, function, "x")
+        if mapped:
+            _returned(ctx, call, function, "x")
         return
     if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1):
         return
@@ -129,7 +135,8 @@ def _follow(ctx: BlockContext, fn: ast.AST, call: ast.Call) -> None:
         if node.id not in names:
             continue
         if isinstance(node.ctx, ast.Store):
-            names.discard(node.id)  # bound again: what it holds now is another question
+            if not _reshaped_by_itself(ctx, node):
+                names.discard(node.id)  # bound again: what it holds now is another question
             continue
         use = ctx.index.parent(node)
         if isinstance(use, ast.Attribute) and use.attr == "set_shape":
@@ -137,7 +144,7 @@ def _follow(ctx: BlockContext, fn: ast.AST, call: ast.Call) -> None:
             continue
         if isinstance(use, ast.Call) and use.args and use.args[0] is node:
             name = ctx.call_name(use)
-            if name in SHAPING:
+            if name in SHAPING and not _own_shape(use, node.id):
                 names.discard(node.id)
                 continue
             if name in SHAPE_OPS:
@@ -150,8 +157,33 @@ def _follow(ctx: BlockContext, fn: ast.AST, call: ast.Call) -> None:
                 )
                 return
         if _in_return(ctx, node):
-            _returned(ctx, call, function, node.id)
+            if mapped:
+                _returned(ctx, call, function, node.id)
             return
+
+
+def _own_shape(call: ast.Call, name: str) -> bool:
+    """``tf.reshape(x, x.get_shape())`` / ``tf.reshape(x, tf.shape(x))``: still no shape."""
+    return any(
+        isinstance(node, ast.Name) and node.id == name
+        for argument in call.args[1:] + [k.value for k in call.keywords]
+        for node in ast.walk(argument)
+    )
+
+
+def _reshaped_by_itself(ctx: BlockContext, target: ast.Name) -> bool:
+    """``x = tf.reshape(x, x.get_shape())``: the name still holds an unknown shape."""
+    statement = ctx.index.parent(target)
+    if not (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)):
+        return False
+    value = statement.value
+    first = value.args[0] if value.args else None
+    return (
+        isinstance(first, ast.Name)
+        and first.id == target.id
+        and ctx.call_name(value) == "tensorflow.reshape"
+        and _own_shape(value, target.id)
+    )
 
 
 def _when(ctx: BlockContext, node: ast.Name) -> tuple[int, int]:
