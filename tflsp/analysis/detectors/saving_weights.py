@@ -9,6 +9,10 @@ creation from a local ``keras.Model`` subclass is reported.  Any other use of th
 between (a call, ``build()``, ``fit()``, passing it somewhere) may build it: silent.  So is a
 class whose ``__init__`` builds the model itself (``self.build(...)``, ``self(...)``, a
 functional ``super().__init__(inputs, outputs)``), or that defines its own ``load_weights``.
+Only the names a block creates or loads are followed in detail; for the statements in between
+and the module's functions, each block keeps the names its calls may build (``m(x)``,
+``m.fit()``, ``f(m)``), so the fact costs little on statements that have nothing to do with
+weights.
 """
 
 from __future__ import annotations
@@ -40,9 +44,13 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class WeightFacts:
+    # Events of the names this block creates from a call (module code) or loads into.
     events: tuple[Event, ...]
     builds_itself: tuple[str, ...]  # local ids of classes that build (or load) themselves
-    global_uses: frozenset[str] = frozenset()  # module names functions may build through
+    # Names a call of the block may build: ``m(x)``, ``m.fit()``, ``f(m)``; in module code,
+    # and in functions (which may run at any time).
+    touched: frozenset[str] = frozenset()
+    touched_later: frozenset[str] = frozenset()
 
 
 def _loads(index: NodeIndex) -> list[ast.Call]:
@@ -56,32 +64,42 @@ def _loads(index: NodeIndex) -> list[ast.Call]:
 
 
 def _extract(index: NodeIndex) -> Hashable:
+    """Only the names that matter here are followed in detail: module names this statement
+    creates from a call, and names loaded into (a function's own names: only those).  Uses in
+    other blocks come from the blocks' mentions at combine time."""
     loads = _loads(index)
-    semantics = semantics_of(index)
-    builds = tuple(
-        semantics.local_id(cls) for cls in index.nodes(ast.ClassDef) if _builds_itself(cls)
+    touched, touched_later = _touched(index)
+    classes = index.nodes(ast.ClassDef)
+    semantics = semantics_of(index) if loads or classes else None
+    builds = (
+        tuple(semantics.local_id(cls) for cls in classes if _builds_itself(cls))
+        if semantics is not None
+        else ()
     )
-    # Inside functions only the names loaded there matter (a function is one block); module
-    # code is one block per statement, so every module name's creations and uses are kept.
-    loaded = {call.func.value.id for call in loads}  # type: ignore[attr-defined]
+    loaded = {(index.enclosing_function(c), c.func.value.id) for c in loads}  # type: ignore[attr-defined]
+    names = {name for _, name in loaded}
+    for assign in index.nodes(ast.Assign):
+        target = assign.targets[0] if len(assign.targets) == 1 else None
+        if isinstance(target, ast.Name) and isinstance(assign.value, ast.Call):
+            fn = index.enclosing_function(assign)
+            if fn is None or (fn, target.id) in loaded:
+                names.add(target.id)
+    if not names:
+        if builds or touched or touched_later:
+            return WeightFacts((), builds, touched, touched_later)
+        return None
+    semantics = semantics or semantics_of(index)
     terms = semantics.terms
     events: list[tuple[tuple[int, int], Event]] = []
-    global_uses: set[str] = set()
     load_sites = {id(call.func.value): site for site, call in enumerate(loads)}  # type: ignore[attr-defined]
     for node in index.nodes(ast.Name):
+        if node.id not in names:
+            continue
         fn = index.enclosing_function(node)
+        if fn is not None and (fn, node.id) not in loaded:
+            continue  # a function's use of a module name: the block's mentions cover it
         scope = index.scope_id(fn) if fn is not None else None
         parent = index.parent(node)
-        if fn is not None and node.id not in loaded:
-            reach = semantics.flow.uses.get(node)
-            if (
-                reach is not None
-                and reach.outer
-                and not reach.defs
-                and _builds(node, parent, index)
-            ):
-                global_uses.add(node.id)  # a function may build a module-level model
-            continue
         where = (node.lineno, node.col_offset)
         if isinstance(node.ctx, ast.Store):
             value = (
@@ -104,10 +122,30 @@ def _extract(index: NodeIndex) -> Hashable:
             events.append((where, Event(scope, node.id, "load", term, load_sites[id(node)])))
         elif _builds(node, parent, index):
             events.append((where, Event(scope, node.id, "touch")))
-    if not events and not builds and not global_uses:
-        return None
     events.sort(key=lambda pair: pair[0])
-    return WeightFacts(tuple(e for _, e in events), builds, frozenset(global_uses))
+    return WeightFacts(tuple(e for _, e in events), builds, touched, touched_later)
+
+
+def _touched(index: NodeIndex) -> tuple[frozenset[str], frozenset[str]]:
+    here: set[str] = set()
+    later: set[str] = set()
+    for call in index.nodes(ast.Call):
+        found: list[str] = []
+        func = call.func
+        if isinstance(func, ast.Name):
+            found.append(func.id)
+        elif (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.attr not in _NOT_BUILDING
+            and func.attr != "load_weights"
+        ):
+            found.append(func.value.id)
+        found.extend(a.id for a in call.args if isinstance(a, ast.Name))
+        found.extend(k.value.id for k in call.keywords if isinstance(k.value, ast.Name))
+        if found:
+            (here if index.enclosing_function(call) is None else later).update(found)
+    return frozenset(here), frozenset(later)
 
 
 def _builds(node: ast.Name, parent: ast.AST | None, index: NodeIndex) -> bool:
@@ -160,11 +198,9 @@ def _combine(values: Sequence[Hashable], summary: object) -> Hashable:
         return None
     keras3 = getattr(summary, "keras_version", 3) == 3
     building: set[str] = set()
-    global_uses: set[str] = set()
     for block, found in enumerate(values):
         if isinstance(found, WeightFacts):
             building.update(model.gid(block, local) for local in found.builds_itself)
-            global_uses |= found.global_uses
     last: dict[tuple[str | None, str], tuple[int, Event]] = {}
     findings: list[tuple[int, int, str]] = []
     for block, found in enumerate(values):
@@ -177,15 +213,27 @@ def _combine(values: Sequence[Hashable], summary: object) -> Hashable:
             last[key] = (block, event)
             if event.kind != "load" or previous is None or previous[1].kind != "create":
                 continue
-            if event.scope is None and event.name in global_uses:
-                continue  # a function of the module may build it at any time
+            created_in = previous[0]
+            if event.scope is None and _used_elsewhere(values, event.name, created_in, block):
+                continue
             created = previous[1].term
-            if created is None or not _unbuilt(model, created, previous[0], building):
+            if created is None or not _unbuilt(model, created, created_in, building):
                 continue
             if not keras3 and not _h5_path(model, event.term, block):
                 continue
             findings.append((block, event.site, event.name))
     return tuple(findings) or None
+
+
+def _used_elsewhere(values: Sequence[Hashable], name: str, first: int, last: int) -> bool:
+    """A call that may build the module name's model, in a statement between its creation
+    and the load, or in a function of the module (which may run in between)."""
+    for number, found in enumerate(values):
+        if not isinstance(found, WeightFacts) or number in (first, last):
+            continue
+        if name in found.touched_later or (first < number < last and name in found.touched):
+            return True
+    return False
 
 
 def _unbuilt(model: object, term: Term, block: int, building: set[str]) -> bool:
