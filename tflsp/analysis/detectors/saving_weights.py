@@ -65,8 +65,8 @@ def _loads(index: NodeIndex) -> list[ast.Call]:
 
 def _extract(index: NodeIndex) -> Hashable:
     """Only the names that matter here are followed in detail: module names this statement
-    creates from a call, and names loaded into (a function's own names: only those).  Uses in
-    other blocks come from the blocks' mentions at combine time."""
+    creates from a call, and names loaded into (a function's own names: only those).  For the
+    other blocks, the names their calls may build (:func:`_touched`) are enough."""
     loads = _loads(index)
     touched, touched_later = _touched(index)
     classes = index.nodes(ast.ClassDef)
@@ -97,7 +97,7 @@ def _extract(index: NodeIndex) -> Hashable:
             continue
         fn = index.enclosing_function(node)
         if fn is not None and (fn, node.id) not in loaded:
-            continue  # a function's use of a module name: the block's mentions cover it
+            continue  # a function's use of a module name: _touched() covers it
         scope = index.scope_id(fn) if fn is not None else None
         parent = index.parent(node)
         where = (node.lineno, node.col_offset)
