@@ -475,3 +475,24 @@ def test_py_function_dataset_given_to_fit_of_a_parameter() -> None:
         "    return model.fit(make(files), epochs=1)\n"
     )
     assert found(source, "TFL208") == [8]
+
+
+def test_unbuilt_sequential_without_an_input_shape() -> None:
+    source = NET + (
+        "a = K.Sequential([K.layers.Dense(4), K.layers.Dense(1)])\n"
+        'a.load_weights("w.weights.h5")\n'
+        "b = K.Sequential()\n"
+        'b.load_weights("w.h5")\n'
+        "c = K.Sequential([K.layers.Dense(4, input_shape=(3,))])\n"
+        'c.load_weights("w.weights.h5")\n'
+        "d = K.Sequential([K.Input((3,)), K.layers.Dense(1)])\n"
+        'd.load_weights("w.weights.h5")\n'
+        "e = K.Sequential()\n"
+        "e.add(K.layers.Dense(1))\n"
+        'e.load_weights("w.weights.h5")\n'
+        "layers = [K.layers.Dense(1)]\n"
+        "f = K.Sequential(layers)\n"
+        'f.load_weights("w.weights.h5")\n'
+    )
+    assert found(source, "TFL410") == [20, 22]
+    assert found(source, "TFL410", "2") == [20, 22]

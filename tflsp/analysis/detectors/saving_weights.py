@@ -5,7 +5,8 @@ A subclassed Keras model creates its variables on its first call (or ``build()``
 raises for ``.h5`` files (a TensorFlow checkpoint is restored later, when the variables
 appear).  A module fact follows each name through the module's statements in order (module
 code is one block per statement): a ``load_weights()`` on a name whose last event is its
-creation from a local ``keras.Model`` subclass is reported.  Any other use of the name in
+creation from a local ``keras.Model`` subclass, or from a ``keras.Sequential`` whose first layer
+does not know the input shape, is reported.  Any other use of the name in
 between (a call, ``build()``, ``fit()``, passing it somewhere) may build it: silent.  So is a
 class whose ``__init__`` builds the model itself (``self.build(...)``, ``self(...)``, a
 functional ``super().__init__(inputs, outputs)``), or that defines its own ``load_weights``.
@@ -26,9 +27,13 @@ from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.registry import detector, module_fact
 from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.model import qualname_of
 from tflsp.analysis.semantic.terms import Term
 
 FACT = "saving.unbuilt_loads"
+SEQUENTIAL = "keras.Sequential"
+INPUTS = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})
+SHAPE_KEYWORDS = frozenset({"input_shape", "input_dim", "batch_input_shape", "batch_shape"})
 # Methods that do not create variables: calling them between creation and load changes nothing.
 _NOT_BUILDING = frozenset({"compile", "get_config", "count_params"})
 
@@ -238,6 +243,8 @@ def _used_elsewhere(values: Sequence[Hashable], name: str, first: int, last: int
 
 def _unbuilt(model: object, term: Term, block: int, building: set[str]) -> bool:
     values = model.value(term, block)  # type: ignore[attr-defined]
+    if v.all_of(values, lambda x: x.kind == v.INSTANCE and x.ref == SEQUENTIAL):
+        return _sequential_without_input(model, term, block)
 
     def lazy(x: v.Value) -> bool:
         if not (x.kind == v.INSTANCE and x.base == v.MODEL and x.is_local):
@@ -254,6 +261,29 @@ def _unbuilt(model: object, term: Term, block: int, building: set[str]) -> bool:
         return True
 
     return v.all_of(values, lazy)
+
+
+def _sequential_without_input(model: object, term: Term, block: int) -> bool:
+    """``Sequential([Dense(4), Dense(1)])`` (or ``Sequential()``): no layer knows the input
+    shape, so nothing is built.  A list we cannot read, or a first layer that is not a
+    constructor call, is unknown: not reported."""
+    if term.tag != "call":
+        return False
+    args, kwargs = term.args[1], dict(term.args[2])
+    layers = args[0] if args else kwargs.get("layers")
+    if layers is None:
+        return True
+    if layers.tag not in ("list", "tuple"):
+        return False
+    if not layers.args[0]:
+        return True
+    first = layers.args[0][0]
+    if first.tag != "call":
+        return False
+    name = qualname_of(model.value(first.args[0], block))  # type: ignore[attr-defined]
+    if name is None or name in INPUTS:
+        return False
+    return not any(key in SHAPE_KEYWORDS for key, _ in first.args[2])
 
 
 def _h5_path(model: object, term: Term | None, block: int) -> bool:
