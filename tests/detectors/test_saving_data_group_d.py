@@ -493,6 +493,10 @@ def test_unbuilt_sequential_without_an_input_shape() -> None:
         "layers = [K.layers.Dense(1)]\n"
         "f = K.Sequential(layers)\n"
         'f.load_weights("w.weights.h5")\n'
+        "def make():\n"
+        "    return K.Sequential([K.layers.Dense(1, input_shape=(3,))])\n"
+        "g = make()\n"
+        'g.load_weights("w.weights.h5")\n'
     )
     assert found(source, "TFL410") == [20, 22]
     assert found(source, "TFL410", "2") == [20, 22]

@@ -267,8 +267,8 @@ def _sequential_without_input(model: object, term: Term, block: int) -> bool:
     """``Sequential([Dense(4), Dense(1)])`` (or ``Sequential()``): no layer knows the input
     shape, so nothing is built.  A list we cannot read, or a first layer that is not a
     constructor call, is unknown: not reported."""
-    if term.tag != "call":
-        return False
+    if term.tag != "call" or qualname_of(model.value(term.args[0], block)) != SEQUENTIAL:  # type: ignore[attr-defined]
+        return False  # ``make_model()``: what the function's layers are is not read here
     args, kwargs = term.args[1], dict(term.args[2])
     layers = args[0] if args else kwargs.get("layers")
     if layers is None:
