@@ -17,6 +17,7 @@ import ast
 from collections.abc import Hashable, Sequence
 
 from tflsp.analysis.context import EAGER_WRAPPERS, BlockContext
+from tflsp.analysis.detectors.saving_checkpoint import may_call
 from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.registry import detector, module_fact, watch
@@ -36,6 +37,7 @@ SHAPE_OPS = frozenset(
     }
 )
 _KERAS_READS = ("fit", "evaluate", "predict")
+_WRAPPER_NAMES = ("py_function", "numpy_function", "py_func")
 # A returned result may get its shape in a later map() (``ds.map(parse).map(restore)``): the
 # dataset flow does not follow elements, so any shaping call in the module keeps it silent.
 _SHAPED_LATER = ("tensorflow.ensure_shape", "tensorflow.reshape", ".set_shape")
@@ -79,14 +81,7 @@ module_fact(FACT, _extract, _combine, reads_values=True)
 @detector("TFL208")
 def py_function_unknown_shape(ctx: BlockContext) -> None:
     for call in ctx.index.nodes(ast.Call):
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr not in (
-            "py_function",
-            "numpy_function",
-            "py_func",
-        ):
-            continue
-        if ctx.call_name(call) not in EAGER_WRAPPERS:
+        if not may_call(ctx, call, _WRAPPER_NAMES) or ctx.call_name(call) not in EAGER_WRAPPERS:
             continue
         fn = ctx.index.enclosing_function(call)
         info = ctx.graph_info(call)

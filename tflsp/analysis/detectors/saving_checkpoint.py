@@ -21,15 +21,24 @@ from tflsp.analysis.semantic.saving import CHECKPOINT
 _OLD_ENDS = (".weights.hdf5", ".hdf5", ".h5", ".ckpt", ".tf", ".weights", ".keras")
 
 
+def may_call(ctx: BlockContext, call: ast.Call, names: tuple[str, ...]) -> bool:
+    """Can ``call`` be a call of a library function named one of ``names``?  A cheap filter
+    before the semantic model resolves it: an attribute with that name, or a plain name the
+    module imports (``from keras.callbacks import ModelCheckpoint as MC``).  Evaluating every
+    plain call (``print``, ``len``, the module's own functions) on each keystroke costs more
+    than all the detectors that ask."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr in names
+    return isinstance(func, ast.Name) and func.id in ctx.summary.imports
+
+
 @detector("TFL407")
 def checkpoint_path(ctx: BlockContext) -> None:
     if ctx.keras_version != 3 or not ctx.wants("TFL407"):
         return
     for call in ctx.index.nodes(ast.Call):
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr != "ModelCheckpoint":
-            continue
-        if ctx.call_name(call) != CHECKPOINT:
+        if not may_call(ctx, call, ("ModelCheckpoint",)) or ctx.call_name(call) != CHECKPOINT:
             continue
         weights_only = _weights_only(ctx, call)
         if weights_only is None:

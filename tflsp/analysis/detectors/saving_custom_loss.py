@@ -19,6 +19,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from tflsp.analysis.context import BlockContext
+from tflsp.analysis.detectors.saving_checkpoint import may_call
 from tflsp.analysis.diagnostics import Fix
 from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import NodeIndex
@@ -176,10 +177,9 @@ def custom_loss_not_loadable(ctx: BlockContext) -> None:
     keras3 = ctx.keras_version == 3
     formats = ("keras", "h5", None) if keras3 else ("keras", "h5")
     for call in ctx.index.nodes(ast.Call):
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr != "load_model":
+        if not may_call(ctx, call, ("load_model",)) or ctx.call_name(call) != LOAD_MODEL:
             continue
-        if ctx.call_name(call) != LOAD_MODEL or _in_scope(ctx, call):
+        if _in_scope(ctx, call):
             continue
         compile_flag = ctx.keyword(call, "compile")
         if compile_flag is not None or len(call.args) > 2:

@@ -16,6 +16,7 @@ import ast
 from collections.abc import Hashable, Sequence
 
 from tflsp.analysis.context import BlockContext
+from tflsp.analysis.detectors.saving_checkpoint import may_call
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.registry import detector, module_fact, watch
 from tflsp.analysis.semantic import values as v
@@ -58,10 +59,9 @@ def lambda_layer_saved(ctx: BlockContext) -> None:
     if ctx.summary.extra.get(FACT) is True or ctx.summary.has(UNSAFE):
         return
     for call in ctx.index.nodes(ast.Call):
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr != "Lambda":
+        if not may_call(ctx, call, ("Lambda",)) or ctx.call_name(call) != LAMBDA:
             continue
-        if ctx.call_name(call) != LAMBDA or _in_class(ctx, call):
+        if _in_class(ctx, call):
             continue
         if not _saved_while_bound(ctx, call, saves):
             continue
