@@ -64,6 +64,7 @@ class Note:
     """Something a detector may report at ``site``; ``other`` is a related site."""
 
     tag: str  # batch-before-shuffle | split-after-reshuffle | unpaired-streams | empty-batch
+    # | cache-after-shuffle
     site: SiteKey
     other: SiteKey | None = None
     data: tuple[object, ...] = ()
@@ -213,6 +214,16 @@ class Flow:
             if expr.flag is True:
                 reshuffled = here
                 random = (here, "shuffle")
+                # ``shuffle().cache().shuffle()``: the later shuffle reorders the cached data.
+                lineage = set(base.lineage)
+                self.notes = [
+                    n
+                    for n in self.notes
+                    if not (n.tag == "cache-after-shuffle" and n.site in lineage)
+                ]
+        elif name == "cache" and reshuffled is not None:
+            # The cache stores the first pass in the shuffled order and replays it (TFL206).
+            self.notes.append(Note("cache-after-shuffle", here, reshuffled))
         elif name == "map" and expr.fn is not None and self._is_random_map(expr.fn):
             random = (here, "map")
         elif name in ("take", "skip") and reshuffled is not None:

@@ -7,6 +7,7 @@
 # kind = "Lambda layer wrapping a Python lambda in a saved model"
 # mistake = "The model stores a Python lambda in a Lambda layer; it is saved as bytecode, which another Python version cannot read (Keras 3 refuses to load it at all without safe_mode=False)."
 # runtime = "raises"
+# expected = ["TFL408"]
 # ///
 import sys
 

@@ -7,6 +7,7 @@
 # kind = "custom loss/metric not given to load_model (custom_objects or compile=False)"
 # mistake = "The SSD model is compiled with a bound method of a loss object and later loaded with load_model() without custom_objects, so the saved compile config cannot be resolved."
 # runtime = "raises"
+# expected = ["TFL409"]
 # ///
 from keras.models import load_model
 from keras.optimizers import Adam

@@ -7,6 +7,7 @@
 # kind = "Lambda layer wrapping a Python lambda in a saved model"
 # mistake = "A Lambda layer wraps a plain Python function that is serialised as bytecode into the .h5 file, so the model only loads under the Python version that saved it."
 # runtime = "raises"
+# expected = ["TFL408"]
 # ///
 from keras.layers import Input, Lambda
 from keras.models import Model

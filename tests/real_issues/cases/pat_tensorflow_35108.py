@@ -7,6 +7,7 @@
 # kind = "py_function/numpy_function result used without set_shape (unknown static shape)"
 # mistake = "The map function reshapes the result of tf.py_function to its own get_shape(), which is unknown while tracing; the result needs set_shape() with the known shape."
 # runtime = "raises"
+# expected = ["TFL208"]
 # ///
 import numpy as np
 import tensorflow as tf

@@ -7,6 +7,7 @@
 # kind = "Keras 3: ModelCheckpoint filepath must end in .keras (.weights.h5 with save_weights_only)"
 # mistake = "The checkpoint path is built by string formatting with an .hdf5 suffix, which Keras 3's ModelCheckpoint rejects for whole-model saving."
 # runtime = "raises"
+# expected = ["TFL407"]
 # ///
 from keras.callbacks import ModelCheckpoint
 

@@ -7,6 +7,7 @@
 # kind = "Keras 3: ModelCheckpoint filepath must end in .keras (.weights.h5 with save_weights_only)"
 # mistake = "The ResNet classifier saves its initial weights to 'model_init.hdf5' and checkpoints the best model to 'best_model.hdf5'; Keras 3 wants '.weights.h5' and '.keras'."
 # runtime = "raises"
+# expected = ["TFL405", "TFL407"]
 # ///
 import keras
 

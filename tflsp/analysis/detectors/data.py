@@ -249,6 +249,13 @@ class BlockNote:
 
 def _block_notes(ctx: BlockContext) -> list[BlockNote]:
     """Notes for this block: module-level statements from the summary, functions replayed."""
+    cached = ctx.memo.get("data.notes")
+    if cached is None:  # several detectors read the notes: replay the functions once
+        cached = ctx.memo["data.notes"] = _replay_notes(ctx)
+    return cached
+
+
+def _replay_notes(ctx: BlockContext) -> list[BlockNote]:
     info = _info(ctx)
     out: list[BlockNote] = []
     if info.notes:
@@ -445,3 +452,8 @@ def _keyword(call: ast.Call, name: str) -> ast.expr | None:
         if kw.arg == name:
             return kw.value
     return None
+
+
+# For the other tf.data detectors that read the same notes (TFL206 in :mod:`.data_cache`).
+block_notes = _block_notes
+method_span = _method_span
