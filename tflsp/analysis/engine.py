@@ -20,6 +20,7 @@ import ast
 import gc
 import logging
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
@@ -155,19 +156,30 @@ class ModuleResult:
     summary: ModuleSummary | None
     blocks: list[BlockView] = field(default_factory=list)
     skipped: str | None = None  # why the module was not analysed (size, binary)
+    # Built on first use and kept: hovers and code actions ask the same result again and again.
+    _suppressions: dict[int, Suppression] | None = field(default=None, init=False, repr=False)
+    _starts: list[int] | None = field(default=None, init=False, repr=False)
 
     def suppressions(self) -> dict[int, Suppression]:
-        out: dict[int, Suppression] = {}
-        for block in self.blocks:
-            for line, sup in block.analysis.suppressions.items():
-                out[block.start_line + line - 1] = sup
-        return out
+        """Module line -> suppression comment (the caller must not change the dict)."""
+        if self._suppressions is None:
+            out: dict[int, Suppression] = {}
+            for block in self.blocks:
+                for line, sup in block.analysis.suppressions.items():
+                    out[block.start_line + line - 1] = sup
+            self._suppressions = out
+        return self._suppressions
 
     def block_at(self, line: int) -> BlockView | None:
-        for block in self.blocks:
-            if block.start_line <= line <= block.end_line:
-                return block
-        return None
+        # Blocks are in module order and do not overlap: the last one starting at or before
+        # the line is the only candidate.
+        if self._starts is None:
+            self._starts = [block.start_line for block in self.blocks]
+        k = bisect_right(self._starts, line) - 1
+        if k < 0:
+            return None
+        block = self.blocks[k]
+        return block if line <= block.end_line else None
 
 
 @dataclass(frozen=True)
