@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
-from tflsp.analysis.blocks import Chunk, lexical_extent, normalise_newlines, split_chunks
+from tflsp.analysis.blocks import Chunk, Split, lexical_extent, normalise_newlines, resplit
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, syntax_error_diagnostic
 from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
@@ -227,6 +227,7 @@ class Analyzer:
         self._summary_key: tuple[tuple[BlockFacts, ...], tuple[tuple[str, int], ...]] | None = None
         self._summary: ModuleSummary | None = None
         self._previous: dict[int, tuple[str, BlockFacts]] = {}
+        self._split: Split | None = None  # the last text and its candidate blocks
         # (id of block analysis, line offset) -> the block's final diagnostics, so unchanged
         # blocks hand back the very same Diagnostic objects.
         self._placed: dict[tuple[int, int], _Placed] = {}
@@ -259,7 +260,9 @@ class Analyzer:
         return analysis
 
     def split(self, source: str) -> list[BlockView]:
-        chunks = split_chunks(source)
+        # Typing changes a few lines: the candidates around them are cut again, not the module.
+        self._split = resplit(source, self._split)
+        chunks = self._split.chunks
         views: list[BlockView] = []
         i = 0
         while i < len(chunks):
