@@ -221,6 +221,7 @@ class Analyzer:
         self.config = config
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
         self._blocks: Generations[str, BlockAnalysis] = Generations()
+        self._unparsable: Generations[str, bool] = Generations()  # merges that failed
         self._findings: Generations[
             tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
         ] = Generations()
@@ -246,6 +247,7 @@ class Analyzer:
         twin = Analyzer(self.config, self.catalog, strict=self.strict)
         twin._blocks = Generations(self._blocks)
         twin._findings = Generations(self._findings)
+        twin._unparsable = Generations(self._unparsable)
         return twin
 
     # -- blocks ----------------------------------------------------------------------------
@@ -283,7 +285,12 @@ class Analyzer:
                     text = "".join(c.text for c in chunks[i : i + extra + 1])
                     merged = self._blocks.get(text)
                     if merged is None:
+                        if self._unparsable.get(text) is not None:
+                            continue
                         if try_parse(text)[1] is not None:
+                            # Typing elsewhere leaves this text as it is: do not parse it
+                            # again on every keystroke.
+                            self._unparsable.put(text, True)
                             continue
                         merged = self._block(text)
                     if merged.parsed.error is None:
@@ -492,6 +499,7 @@ class Analyzer:
             diagnostics.extend(entry.diagnostics)
         self._placed = placed
         self._blocks.rotate()
+        self._unparsable.rotate()
         self._findings.rotate()
         diagnostics.sort(key=lambda d: d.sort_key)
         return ModuleResult(diagnostics, summary, views)
