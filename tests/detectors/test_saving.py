@@ -483,11 +483,16 @@ def test_get_config_here_in_a_local_base_or_a_concrete_keras_base() -> None:
 
 
 # -- TFL403 get-config-missing-args ----------------------------------------------------------
-def layer_with(get_config: str, init: str = "units, factor=2.0", extra: str = "") -> str:
+def layer_with(
+    get_config: str, init: str = "units, factor=2.0", extra: str = "", decorator: str = ""
+) -> str:
+    """A layer whose config Keras will use: registered unless ``decorator`` says otherwise."""
     body = textwrap.indent(textwrap.dedent(get_config).strip(), "    ")
+    decorator = decorator or "@keras.saving.register_keras_serializable()"
     return f"""
 import keras
 
+{decorator}
 class Scale(keras.layers.Layer):
     def __init__(self, {init}, **kwargs):
         super().__init__(**kwargs)
@@ -506,9 +511,26 @@ def test_missing_defaulted_and_required_arguments() -> None:
         """
     )
     diag = diagnostic(source, "TFL403")
-    assert diag.line == 10
+    assert diag.line == 11
     assert diag.args["args"] == "`units`, `factor`"
-    assert found(source, "TFL403", target="2") == [10]
+    assert found(source, "TFL403", target="2") == [11]
+
+
+def test_config_nothing_rebuilds_is_unknown() -> None:
+    """Unregistered and never saved here: whether Keras ever rebuilds it from its config is
+    unknown (keras-hub's internal layers are rebuilt by their backbone's constructor)."""
+    get_config = """
+        def get_config(self):
+            return super().get_config()
+    """
+    source = layer_with(get_config, decorator="# not registered")
+    assert found(source, "TFL403") == []
+    saved = (
+        source
+        + "\nmodel = keras.Sequential([keras.Input((3,)), Scale(4)])\n"
+        + 'model.save("scaled.keras")\n'
+    )
+    assert found(saved, "TFL403") == [11]
 
 
 @pytest.mark.parametrize(
@@ -591,6 +613,7 @@ def test_arguments_forwarded_to_a_local_base_with_its_own_config() -> None:
             def get_config(self):
                 return {**super().get_config(), "units": self.units}
 
+        @keras.saving.register_keras_serializable()
         class Scaled(Base):
             def __init__(self, units, factor=2.0, **kwargs):
                 super().__init__(units, **kwargs)
@@ -603,7 +626,7 @@ def test_arguments_forwarded_to_a_local_base_with_its_own_config() -> None:
     without_super = source.replace(
         '{**super().get_config(), "factor": self.factor}', '{"factor": self.factor}'
     )
-    assert found(without_super, "TFL403") == [17]
+    assert found(without_super, "TFL403") == [18]
 
 
 def test_get_config_that_refuses_on_purpose() -> None:
@@ -635,7 +658,7 @@ def test_custom_from_config_that_maps_keys_itself() -> None:
     )
     assert found(source, "TFL403") == []
     through = source.replace('cls(config["size"])', "cls(**config)")
-    assert found(through, "TFL403") == [10]
+    assert found(through, "TFL403") == [11]
 
 
 def test_unused_optional_argument_is_not_required_in_the_config() -> None:

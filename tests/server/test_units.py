@@ -135,7 +135,9 @@ SOURCE = textwrap.dedent(
             self.w = self.add_weight(shape=(1,))
 
 
-    def pipeline(ds):
+    def pipeline(n):
+        # A parameter's value is unknown: hover names Dataset methods only on a known dataset.
+        ds = tf.data.Dataset.range(n)
         ds = ds.shuffle(10)
         with tf.GradientTape() as tape:
             y = tf.reduce_sum(ds)

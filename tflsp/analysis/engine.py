@@ -21,7 +21,7 @@ import gc
 import logging
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
@@ -55,10 +55,15 @@ class Generations(Generic[K, V]):
     as it was before the last keystroke, stay cached.  A ``parent`` is read, never changed.
     """
 
-    def __init__(self, parent: Generations[K, V] | None = None) -> None:
+    def __init__(
+        self,
+        parent: Generations[K, V] | None = None,
+        dropped: Callable[[V], None] | None = None,
+    ) -> None:
         self._current: dict[K, V] = {}
         self._previous: dict[K, V] = {}
         self._parent = parent
+        self._dropped = dropped
 
     def get(self, key: K) -> V | None:
         value = self._current.get(key)
@@ -79,6 +84,9 @@ class Generations(Generic[K, V]):
 
     def rotate(self) -> None:
         """End of an analysis: what it did not use is dropped at the end of the next one."""
+        if self._dropped is not None:
+            for value in self._previous.values():
+                self._dropped(value)
         self._previous = self._current
         self._current = {}
 
@@ -125,6 +133,17 @@ class BlockAnalysis:
         if self._identity is None:
             self._identity = _identity(self.head)
         return self._identity
+
+    def release(self) -> None:
+        """Dropped from the cache: break the cycles its memos make with its tree.
+
+        What detectors and the semantic model memoise on a block's index points back at the index
+        (and so at the whole tree).  Left as cycles, every typed version of the edited block would
+        wait for a full collection, which a busy server runs rarely (see
+        :mod:`tflsp.server.memory`); cleared here, reference counting frees them at once.
+        """
+        if self.index is not None:
+            self.index.memo.clear()
 
     @property
     def facts(self) -> BlockFacts:
@@ -220,7 +239,7 @@ class Analyzer:
         self.catalog = catalog or load_catalog()
         self.config = config
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
-        self._blocks: Generations[str, BlockAnalysis] = Generations()
+        self._blocks: Generations[str, BlockAnalysis] = Generations(dropped=BlockAnalysis.release)
         self._unparsable: Generations[str, bool] = Generations()  # merges that failed
         self._findings: Generations[
             tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
@@ -403,6 +422,10 @@ class Analyzer:
                     tables.log.stop()
                 if model is not None:
                     model.evaluator.stop()
+                # Detector memos point back at the context, and the context at the block's
+                # tree: cleared, the tree of a typed version is freed as soon as it leaves the
+                # cache, not at the next full collection (which a busy server runs rarely).
+                ctx.memo.clear()
             findings = _dedupe(ctx.findings)
             blocks: tuple[tuple[object, object], ...] = ()
             names: list[str] = []

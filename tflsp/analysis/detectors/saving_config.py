@@ -19,6 +19,7 @@ from tflsp.analysis.detectors.saving import (
     class_saving,
     is_local_base,
     is_registered,
+    registers_by_hand,
 )
 from tflsp.analysis.names import dotted
 from tflsp.analysis.registry import detector
@@ -308,12 +309,26 @@ def get_config_missing_args(ctx: BlockContext) -> None:
             and (p.required or p.name in used)
             and not (uses_super and p.name in forwarded)
         ]
-        if missing:
+        if missing and _config_is_used(ctx, cls):
             ctx.report(
                 "TFL403",
                 class_name_span(ctx, get_config),
                 args={"cls": cls.name, "args": _quoted(missing)},
             )
+
+
+def _config_is_used(ctx: BlockContext, cls: ast.ClassDef) -> bool:
+    """Does the code show that Keras will rebuild ``cls`` from its config?
+
+    Registered classes are meant to be rebuilt from their config, and so are classes an object
+    reaching a Keras save or load contains.  Otherwise it is unknown: a layer of a library is
+    often only ever rebuilt by its owner's constructor (keras-hub's backbones save their own
+    arguments, never their layers' configs), and the save, if any, is in another file.
+    """
+    if is_registered(ctx, cls) or registers_by_hand(ctx):
+        return True
+    info = class_saving(ctx, cls)
+    return bool(info.saved) or info.loaded
 
 
 def _is_super_get_config(node: ast.AST) -> bool:
