@@ -29,7 +29,7 @@ from tflsp.catalog import Catalog
 
 # Engine globals, in the order a block meets them.
 STAGES = (
-    ("split_chunks", "split into candidate blocks"),
+    ("resplit", "split into candidate blocks"),
     ("try_parse", "parse merge candidates"),
     ("parse_block", "parse blocks"),
     ("NodeIndex", "index nodes (parents, by type)"),

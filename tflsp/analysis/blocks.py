@@ -11,6 +11,8 @@ never costs the rest of the module its diagnostics.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 # Line breaks as Python (and LSP) count them.
@@ -61,37 +63,118 @@ class Chunk:
 
 def split_chunks(source: str) -> list[Chunk]:
     """Cut ``source`` at column-0 code lines; decorators and clauses stay with their statement."""
-    starts = [0]
-    starts.extend(m.start() + 1 for m in _START_RE.finditer(source))
-    chunks: list[Chunk] = []
-    line = 1
-    prev = 0
-    bounds: list[tuple[int, int]] = []
-    for pos in starts[1:]:
-        bounds.append((prev, pos))
-        prev = pos
-    bounds.append((prev, len(source)))
+    return [chunk for _, chunk in _chunks_from(source, 0, 1)]
+
+
+# How far past its end a candidate's text is read to decide where it ends (the clause test).
+_LOOKAHEAD = 16
+
+
+def _chunks_from(source: str, begin: int, line: int) -> Iterator[tuple[int, Chunk]]:
+    """(offset, chunk) for the chunks of ``source`` from ``begin``, which must be the offset of
+    a chunk (0, or where a chunk of the whole text starts) on 1-based line ``line``.  What is
+    cut from there on depends only on the text from there on."""
+    starts = [begin]
+    starts.extend(m.start() + 1 for m in _START_RE.finditer(source, begin))
+    starts.append(len(source))
+    size = len(source)
     pending_start = -1
-    pending_line = 1
-    for begin, end in bounds:
+    pending_line = line
+    for k in range(len(starts) - 1):
+        start, end = starts[k], starts[k + 1]
         if pending_start < 0:
-            pending_start, pending_line = begin, line
-        line_after = line + source.count("\n", begin, end)
-        text_start = source[begin : begin + 16]
-        nxt = source[end : end + 16]
-        keep_going = end < len(source) and (
-            # A decorator (or decorators) joins the def/class it decorates.
-            (text_start.startswith("@") and not _has_def_or_class(source, begin, end))
-            # The next clause continues this compound statement.
-            or _CONTINUATION_RE.match(nxt) is not None
+            pending_start, pending_line = start, line
+        line += source.count("\n", start, end)
+        keep_going = (
+            end < size
+            and (
+                # A decorator (or decorators) joins the def/class it decorates.
+                (source.startswith("@", start) and not _has_def_or_class(source, start, end))
+                # The next clause continues this compound statement.
+                or _CONTINUATION_RE.match(source[end : end + _LOOKAHEAD]) is not None
+            )
         )
         if not keep_going:
-            chunks.append(Chunk(pending_line, source[pending_start:end]))
+            yield pending_start, Chunk(pending_line, source[pending_start:end])
             pending_start = -1
-        line = line_after
     if pending_start >= 0:
-        chunks.append(Chunk(pending_line, source[pending_start:]))
-    return chunks
+        yield pending_start, Chunk(pending_line, source[pending_start:])
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """A text and its chunks, with the offset each chunk starts at."""
+
+    source: str
+    offsets: list[int]
+    chunks: list[Chunk]
+
+
+def resplit(source: str, previous: Split | None = None) -> Split:
+    """:func:`split_chunks`, reusing ``previous`` (the split of an earlier version).
+
+    An edit changes a stretch of the text: the chunks before it, and those after it once a
+    chunk boundary falls where the old text had one, are the old ones (those after it moved by
+    the edit's length and line count).  Only the stretch in between is cut again, so a
+    keystroke does not re-split the whole module.
+    """
+    if previous is None:
+        pairs = list(_chunks_from(source, 0, 1))
+        return Split(source, [o for o, _ in pairs], [c for _, c in pairs])
+    old = previous.source
+    if old == source:
+        return previous
+    prefix = _common_prefix(old, source)
+    suffix = _common_suffix(old, source, min(len(old), len(source)) - prefix)
+    offsets, chunks = previous.offsets, previous.chunks
+    # Old chunks whose text and end decision (up to _LOOKAHEAD characters past their end) lie
+    # in the unchanged prefix are kept.
+    kept = max(bisect_right(offsets, prefix - _LOOKAHEAD) - 1, 0)
+    out_offsets = offsets[:kept]
+    out_chunks = chunks[:kept]
+    begin, line = offsets[kept], chunks[kept].start_line
+    delta = len(source) - len(old)
+    tail = len(source) - suffix
+    for offset, chunk in _chunks_from(source, begin, line):
+        if offset >= tail and offset > begin:
+            # Everything from here on is the old text from ``offset - delta``: when the old
+            # text had a chunk there too, the rest is the old chunks, moved.
+            k = bisect_left(offsets, offset - delta)
+            if k < len(offsets) and offsets[k] == offset - delta:
+                shift = chunk.start_line - chunks[k].start_line
+                out_offsets.extend(o + delta for o in offsets[k:])
+                if shift:
+                    out_chunks.extend(Chunk(c.start_line + shift, c.text) for c in chunks[k:])
+                else:
+                    out_chunks.extend(chunks[k:])
+                return Split(source, out_offsets, out_chunks)
+        out_offsets.append(offset)
+        out_chunks.append(chunk)
+    return Split(source, out_offsets, out_chunks)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Length of the longest common prefix (a bisection that copies O(n) characters in all)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if b.startswith(a[lo:mid], lo):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """Length of the longest common suffix, at most ``limit``."""
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if b.endswith(a[len(a) - mid : len(a) - lo], 0, len(b) - lo):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 _DEF_RE = re.compile(r"^(?:async\s+def|def|class)\b", re.MULTILINE)

@@ -20,11 +20,12 @@ import ast
 import gc
 import logging
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
-from tflsp.analysis.blocks import Chunk, lexical_extent, normalise_newlines, split_chunks
+from tflsp.analysis.blocks import Chunk, Split, lexical_extent, normalise_newlines, resplit
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, syntax_error_diagnostic
 from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
@@ -174,19 +175,30 @@ class ModuleResult:
     summary: ModuleSummary | None
     blocks: list[BlockView] = field(default_factory=list)
     skipped: str | None = None  # why the module was not analysed (size, binary)
+    # Built on first use and kept: hovers and code actions ask the same result again and again.
+    _suppressions: dict[int, Suppression] | None = field(default=None, init=False, repr=False)
+    _starts: list[int] | None = field(default=None, init=False, repr=False)
 
     def suppressions(self) -> dict[int, Suppression]:
-        out: dict[int, Suppression] = {}
-        for block in self.blocks:
-            for line, sup in block.analysis.suppressions.items():
-                out[block.start_line + line - 1] = sup
-        return out
+        """Module line -> suppression comment (the caller must not change the dict)."""
+        if self._suppressions is None:
+            out: dict[int, Suppression] = {}
+            for block in self.blocks:
+                for line, sup in block.analysis.suppressions.items():
+                    out[block.start_line + line - 1] = sup
+            self._suppressions = out
+        return self._suppressions
 
     def block_at(self, line: int) -> BlockView | None:
-        for block in self.blocks:
-            if block.start_line <= line <= block.end_line:
-                return block
-        return None
+        # Blocks are in module order and do not overlap: the last one starting at or before
+        # the line is the only candidate.
+        if self._starts is None:
+            self._starts = [block.start_line for block in self.blocks]
+        k = bisect_right(self._starts, line) - 1
+        if k < 0:
+            return None
+        block = self.blocks[k]
+        return block if line <= block.end_line else None
 
 
 @dataclass(frozen=True)
@@ -228,12 +240,14 @@ class Analyzer:
         self.config = config
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
         self._blocks: Generations[str, BlockAnalysis] = Generations(dropped=BlockAnalysis.release)
+        self._unparsable: Generations[str, bool] = Generations()  # merges that failed
         self._findings: Generations[
             tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
         ] = Generations()
         self._summary_key: tuple[tuple[BlockFacts, ...], tuple[tuple[str, int], ...]] | None = None
         self._summary: ModuleSummary | None = None
         self._previous: dict[int, tuple[str, BlockFacts]] = {}
+        self._split: Split | None = None  # the last text and its candidate blocks
         # (id of block analysis, line offset) -> the block's final diagnostics, so unchanged
         # blocks hand back the very same Diagnostic objects.
         self._placed: dict[tuple[int, int], _Placed] = {}
@@ -252,6 +266,7 @@ class Analyzer:
         twin = Analyzer(self.config, self.catalog, strict=self.strict)
         twin._blocks = Generations(self._blocks)
         twin._findings = Generations(self._findings)
+        twin._unparsable = Generations(self._unparsable)
         return twin
 
     # -- blocks ----------------------------------------------------------------------------
@@ -266,7 +281,9 @@ class Analyzer:
         return analysis
 
     def split(self, source: str) -> list[BlockView]:
-        chunks = split_chunks(source)
+        # Typing changes a few lines: the candidates around them are cut again, not the module.
+        self._split = resplit(source, self._split)
+        chunks = self._split.chunks
         views: list[BlockView] = []
         i = 0
         while i < len(chunks):
@@ -287,7 +304,12 @@ class Analyzer:
                     text = "".join(c.text for c in chunks[i : i + extra + 1])
                     merged = self._blocks.get(text)
                     if merged is None:
+                        if self._unparsable.get(text) is not None:
+                            continue
                         if try_parse(text)[1] is not None:
+                            # Typing elsewhere leaves this text as it is: do not parse it
+                            # again on every keystroke.
+                            self._unparsable.put(text, True)
                             continue
                         merged = self._block(text)
                     if merged.parsed.error is None:
@@ -500,6 +522,7 @@ class Analyzer:
             diagnostics.extend(entry.diagnostics)
         self._placed = placed
         self._blocks.rotate()
+        self._unparsable.rotate()
         self._findings.rotate()
         diagnostics.sort(key=lambda d: d.sort_key)
         return ModuleResult(diagnostics, summary, views)

@@ -73,6 +73,23 @@ class NodeIndex:
         out.sort(key=_position)
         return out
 
+    def mentioning(self, names: set[str] | frozenset[str]) -> set[ast.AST]:
+        """Every node whose subtree holds a ``Name`` of one of ``names`` (the name included).
+
+        ``node in index.mentioning(names)`` answers what an ``ast.walk`` of ``node`` would,
+        for all nodes at once: one climb from each matching name instead of a walk per node.
+        """
+        out: set[ast.AST] = set()
+        parents = self.parents
+        for name in self.nodes(ast.Name):
+            if name.id not in names:
+                continue
+            node: ast.AST | None = name
+            while node is not None and node not in out:
+                out.add(node)
+                node = parents.get(node)
+        return out
+
     def parent(self, node: ast.AST) -> ast.AST | None:
         return self.parents.get(node)
 

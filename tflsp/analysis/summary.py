@@ -12,9 +12,10 @@ cached findings are reused while the entries it read keep their values
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TypeVar
 
 from tflsp.analysis.facts import BlockFacts, ClassFacts, FunctionFacts
 from tflsp.analysis.names import canonical, keras_flavor, resolve_dotted
@@ -25,6 +26,8 @@ from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph, recursion
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.saving import SavingFlow, build_saving
+
+T = TypeVar("T")
 
 BlockKey = tuple[str, int]  # a block's head (see the engine) and its occurrence number
 
@@ -69,6 +72,9 @@ class ModuleSummary:
     extra_deps: dict[str, tuple[tuple[object, ...], frozenset[int | str]]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    # Answers detectors derive from the module-wide tables above, computed once per summary
+    # instead of once per block (see :meth:`derived`).
+    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def resolve(self, name: str) -> str | None:
         """Canonical name of a dotted text read by module code at the end of the module
@@ -81,6 +87,16 @@ class ModuleSummary:
         if base is None:
             return None
         return canonical(f"{base}.{rest}" if rest else base)
+
+    def derived(self, key: str, compute: Callable[[ModuleSummary], T]) -> T:
+        """``compute(self)``, once per summary: for what every block would otherwise derive
+        again from a module-wide table (which imports name TensorFlow, ...).  ``compute`` must
+        read only this summary, never a block."""
+        memo = self.memo
+        if key in memo:
+            return memo[key]  # type: ignore[return-value]
+        value = memo[key] = compute(self)
+        return value
 
     def class_kind(self, class_id: str) -> str | None:
         return self.keras_classes.get(class_id)

@@ -38,12 +38,16 @@ def node_at(ctx: BlockContext, line: int, column: int) -> ast.expr | None:
     best: ast.expr | None = None
     best_size = None
     for node in ctx.index.nodes(ast.Name):
+        if node.lineno != line:
+            continue  # cheap test first: column conversion costs more
         start_line, start, end_line, end = ctx.node_range(node)
         if start_line == line == end_line and start <= column <= end:
             size = end - start
             if best_size is None or size < best_size:
                 best, best_size = node, size
     for attr in ctx.index.nodes(ast.Attribute):
+        if attr.end_lineno is not None and attr.end_lineno != line:
+            continue
         _, _, end_line, end = ctx.node_range(attr)
         start = end - len(attr.attr)
         if end_line == line and start <= column <= end:

@@ -267,20 +267,15 @@ def _loop_target_names(ctx: BlockContext) -> set[str]:
     return names
 
 
-def _mentions_any(expr: ast.expr, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
-
-
 @detector("TFL106")
 def retracing(ctx: BlockContext) -> None:
     counters = _loop_target_names(ctx)
+    mentioning = ctx.index.mentioning(counters) if counters else set()
     for call in ctx.index.nodes(ast.Call):
         numbers: list[ast.expr] = []
-        if counters:
+        if call in mentioning:
             passed = [*call.args, *(kw.value for kw in call.keywords)]
-            numbers = [
-                a for a in passed if _mentions_any(a, counters) and _python_number_from_loop(ctx, a)
-            ]
+            numbers = [a for a in passed if a in mentioning and _python_number_from_loop(ctx, a)]
         if numbers:
             callee = _tf_function_callee(ctx, call)
             if callee is not None:

@@ -18,17 +18,22 @@ from tflsp.analysis.detectors.tf1_names import DATASET_V1_METHODS, Removed, look
 from tflsp.analysis.diagnostics import Edit
 from tflsp.analysis.names import canonical, dotted, import_bindings
 from tflsp.analysis.registry import detector
+from tflsp.analysis.summary import ModuleSummary
 
 TF_PREFIX = "tensorflow."
 
 
-def tensorflow_heads(ctx: BlockContext) -> dict[str, str]:
-    """Local names bound to ``tensorflow`` or one of its (non-Keras) submodules -> target."""
-    heads = {
+def _module_tensorflow_heads(summary: ModuleSummary) -> dict[str, str]:
+    return {
         local: target
-        for local, target in ctx.summary.imports.items()
+        for local, target in summary.imports.items()
         if _is_tensorflow(target) and not canonical(target).startswith("keras")
     }
+
+
+def tensorflow_heads(ctx: BlockContext) -> dict[str, str]:
+    """Local names bound to ``tensorflow`` or one of its (non-Keras) submodules -> target."""
+    heads = dict(ctx.summary.derived("migration.tensorflow_heads", _module_tensorflow_heads))
     imports: list[ast.Import | ast.ImportFrom] = [
         *ctx.index.nodes(ast.Import),
         *ctx.index.nodes(ast.ImportFrom),
@@ -189,8 +194,12 @@ def _report_import(ctx: BlockContext, node: ast.stmt, qual: str, version: int) -
     return True
 
 
+def _imports_compat_v1(summary: ModuleSummary) -> bool:
+    return any(t.startswith("tensorflow.compat.v1") for t in summary.imports.values())
+
+
 def _dataset_v1_methods(ctx: BlockContext) -> None:
-    if any(t.startswith("tensorflow.compat.v1") for t in ctx.summary.imports.values()):
+    if ctx.summary.derived("migration.imports_compat_v1", _imports_compat_v1):
         return  # tf.compat.v1 datasets still have these methods
     for call in ctx.index.nodes(ast.Call):
         func = call.func
@@ -214,11 +223,16 @@ def _dataset_v1_methods(ctx: BlockContext) -> None:
 _OTHER_TENSOR_LIBRARIES = ("torch", "mxnet", "chainer", "cupy", "paddle", "jax")
 
 
+def _tensorflow_devices(summary: ModuleSummary) -> bool:
+    """Does ``.cpu()``/``.gpu()`` mean TensorFlow's here (no other tensor library imported)?"""
+    imports = summary.imports.values()
+    uses_tf = any(_is_tensorflow(t) for t in imports)
+    return uses_tf and not any(t.split(".", 1)[0] in _OTHER_TENSOR_LIBRARIES for t in imports)
+
+
 @detector("TFL602")
 def deprecated_api(ctx: BlockContext) -> None:
-    imports = ctx.summary.imports.values()
-    uses_tf = any(_is_tensorflow(t) for t in imports)
-    if uses_tf and not any(t.split(".", 1)[0] in _OTHER_TENSOR_LIBRARIES for t in imports):
+    if ctx.summary.derived("migration.tensorflow_devices", _tensorflow_devices):
         _device_methods(ctx)
     for call in ctx.index.nodes(ast.Call):
         func = call.func

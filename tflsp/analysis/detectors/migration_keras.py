@@ -288,13 +288,10 @@ def tf_op_on_keras_input(ctx: BlockContext) -> None:
     if not module_symbolic and not any(symbolic.values()):
         return
     candidates = set(module_symbolic).union(*symbolic.values())
+    mentioning = ctx.index.mentioning(candidates)
     for call in ctx.index.nodes(ast.Call):
         # Cheap filter first: a symbolic name must appear among the arguments.
-        if not any(
-            isinstance(n, ast.Name) and n.id in candidates
-            for arg in _call_inputs(call)
-            for n in ast.walk(arg)
-        ):
+        if call not in mentioning or not any(arg in mentioning for arg in _call_inputs(call)):
             continue
         name = ctx.resolve(call.func)
         if (
@@ -319,13 +316,17 @@ def tf_op_on_keras_input(ctx: BlockContext) -> None:
         )
 
 
+def _input_names(summary: ModuleSummary) -> list[str]:
+    return ["Input"] + [
+        local for local, target in summary.imports.items() if target.endswith(".Input")
+    ]
+
+
 def _symbolic_names(ctx: BlockContext) -> dict[ast.AST | None, set[str]]:
     """Per function (None: module level), the names that hold symbolic Keras tensors."""
     out: dict[ast.AST | None, set[str]] = {}
     _, module_symbolic = _module_values(ctx)
-    input_names = ["Input"] + [
-        local for local, target in ctx.summary.imports.items() if target.endswith(".Input")
-    ]
+    input_names = ctx.summary.derived("migration_keras.input_names", _input_names)
     if not module_symbolic and not any(name in ctx.text for name in input_names):
         return out  # no keras.Input in sight: nothing can be symbolic
     statements: list[ast.Assign | ast.AnnAssign] = [

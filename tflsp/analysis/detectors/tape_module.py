@@ -64,14 +64,16 @@ def statement_key(stmt: ast.stmt) -> Hashable:
 
 
 def gradient_calls(stmt: ast.stmt) -> list[ast.Call]:
-    return [
-        node
-        for node in ast.walk(stmt)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in GRADIENT_METHODS
-        and isinstance(node.func.value, ast.Name)
-    ]
+    return [node for node in ast.walk(stmt) if isinstance(node, ast.Call) and _asks(node)]
+
+
+def _asks(call: ast.Call) -> bool:
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in GRADIENT_METHODS
+        and isinstance(func.value, ast.Name)
+    )
 
 
 def receiver(call: ast.Call) -> str:
@@ -92,16 +94,12 @@ def _assigned_names(stmt: ast.stmt) -> tuple[str, ...]:
 
 def _extract(index: NodeIndex) -> tuple[object, ...]:
     events: list[object] = []
+    # Most blocks ask no tape for a gradient: then no statement needs walking for one.
+    asks = any(_asks(call) for call in index.nodes(ast.Call))
     for stmt in index.tree.body:
         if isinstance(stmt, ast.With):
             for item in stmt.items:
                 expr, var = item.context_expr, item.optional_vars
-                inside = tuple(
-                    assigned
-                    for s in ast.walk(stmt)
-                    if isinstance(s, ast.stmt)
-                    for assigned in _assigned_names(s)
-                )
                 tape: str | None = None
                 if isinstance(var, ast.Name):
                     tape = var.id
@@ -109,7 +107,13 @@ def _extract(index: NodeIndex) -> tuple[object, ...]:
                     tape = expr.id
                 if tape is None:
                     continue
-                asked = len([c for c in gradient_calls(stmt) if receiver(c) == tape])
+                inside = tuple(
+                    assigned
+                    for s in ast.walk(stmt)
+                    if isinstance(s, ast.stmt)
+                    for assigned in _assigned_names(s)
+                )
+                asked = len([c for c in gradient_calls(stmt) if receiver(c) == tape]) if asks else 0
                 if isinstance(expr, ast.Call) and isinstance(var, ast.Name):
                     callee = dotted(expr.func)
                     events.append(Opened(tape, callee, _persistent(expr), inside, asked))
@@ -118,7 +122,7 @@ def _extract(index: NodeIndex) -> tuple[object, ...]:
             continue
         if not isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)):
             continue
-        for call in gradient_calls(stmt):
+        for call in gradient_calls(stmt) if asks else ():
             target = call.args[0] if call.args else None
             events.append(
                 Asked(

@@ -160,7 +160,7 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
         tuple(classes),
         tuple(calls),
         flow.module.star_import,
-        _timeline(index.tree.body, numbers),
+        _timeline(index.tree.body, numbers, index.parents),
         _mentions(index.tree.body, flow.uses),
     )
 
@@ -183,16 +183,32 @@ def _mentions(
 _Event = tuple[str, str | int, int]
 
 
-def _timeline(body: list[ast.stmt], numbers: dict[ast.AST, int]) -> tuple[_Event, ...]:
+def _timeline(
+    body: list[ast.stmt], numbers: dict[ast.AST, int], parents: dict[ast.AST, ast.AST]
+) -> tuple[_Event, ...]:
     """Module-level bindings and calls in the order they run (functions and classes are not
     entered: their bodies run later)."""
     events: list[_Event] = []
     loops = [0]
+    # The numbered calls and every node above them: a search for calls goes down these only,
+    # instead of walking every subtree it is asked about.
+    above: set[ast.AST] = set()
+    for call in numbers:
+        node: ast.AST | None = call
+        while node is not None and node not in above:
+            above.add(node)
+            node = parents.get(node)
 
     def calls_in(node: ast.AST | None, loop: int) -> None:
-        if node is None:
+        if node is None or node not in above:
             return
-        found = [n for n in ast.walk(node) if isinstance(n, ast.Call) and n in numbers]
+        found: list[ast.Call] = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, ast.Call) and current in numbers:
+                found.append(current)
+            stack.extend(c for c in ast.iter_child_nodes(current) if c in above)
         found.sort(key=lambda c: (c.end_lineno or 0, c.end_col_offset or 0))  # inner first
         events.extend(("call", numbers[c], loop) for c in found)
 
