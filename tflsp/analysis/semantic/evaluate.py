@@ -19,7 +19,7 @@ from tflsp.analysis.names import canonical
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.api import ApiKnowledge
 from tflsp.analysis.semantic.block import ClassSem, FunctionSem
-from tflsp.analysis.semantic.imports import ImportedNames
+from tflsp.analysis.semantic.imports import IMPORTED, ImportedNames
 from tflsp.analysis.semantic.terms import CYCLE, Term
 from tflsp.analysis.semantic.values import UNKNOWN, UNKNOWN_SET, Value, Values
 
@@ -654,6 +654,13 @@ class Evaluator:
                 contents = v.contents_of(v.join(args)) | v.contents_of(
                     v.join(val for _, val in kwargs)
                 )
+                imported = self.model.imported
+                if (
+                    imported is not None
+                    and base in (v.LAYER, v.MODEL)
+                    and imported.registered(name) is False
+                ):
+                    contents |= {IMPORTED + name}  # saved and loaded like a local class
                 return frozenset({Value(v.INSTANCE, name, base, None, contents)})
             return UNKNOWN_SET
         result = vocabulary(word, lambda ref: api.base_kind(ref, self.model.flavor_of(ref)))

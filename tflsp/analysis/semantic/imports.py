@@ -13,6 +13,10 @@ from typing import Protocol
 
 from tflsp.analysis.semantic.values import Values
 
+# Prefix of the ids of imported unregistered Keras classes in values' contents (the saving
+# flow follows them like local classes: ``imported:pkg.layers.MyLayer``).
+IMPORTED = "imported:"
+
 
 class ImportedNames(Protocol):
     """What the imported workspace modules export, as API knowledge plus values."""
@@ -27,6 +31,10 @@ class ImportedNames(Protocol):
 
     def value(self, qualname: str) -> Values | None:
         """What an imported workspace name holds, None when it is not known."""
+
+    def registered(self, qualname: str) -> bool | None:
+        """Whether an imported Keras class is registered for deserialisation, None: not a
+        workspace class (or not known)."""
 
     def kind(self, name: str, flavor: str) -> str | None: ...
 
