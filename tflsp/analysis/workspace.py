@@ -142,9 +142,27 @@ class WorkspaceImports:
         return found.registered if found is not None and found.kind == "class" else None
 
 
+def import_texts(source: str) -> tuple[str, ...]:
+    """The import statements of ``source`` as written (module level or not), found without
+    parsing it (it may not parse while typed) and fast enough for every keystroke: the text
+    is searched for the word ``import`` and only the lines holding it are matched."""
+    out: list[str] = []
+    at = source.find("import")
+    while at >= 0:
+        start = source.rfind("\n", 0, at) + 1
+        found = _IMPORT_RE.match(source, start)
+        end = source.find("\n", at)
+        if found is not None and found.end() > at:
+            out.append(found.group(0).strip())
+            end = max(end, found.end())
+        if end < 0:
+            break
+        at = source.find("import", end)
+    return tuple(out)
+
+
 def import_statements(source: str) -> Iterator[ast.Import | ast.ImportFrom]:
-    for match in _IMPORT_RE.finditer(source):
-        text = match.group(0).strip()
+    for text in import_texts(source):
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError):
