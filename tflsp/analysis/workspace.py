@@ -14,6 +14,7 @@ is unknown there (a cycle of imports needs no guard).  What is exported, per top
 - classes whose TF/Keras base kind is known (layer, model, ...), and whether they are
   registered (``register_keras_serializable``, or the module registers by hand);
 - functions that run as a graph (``@tf.function``, ``step = tf.function(f)``);
+- library modules held by a name (``tf = try_import_tensorflow()``: ``tensorflow``);
 - the imported modules themselves (``from . import layers`` then ``layers.MyLayer``).
 
 Anything else stays unknown, as without the workspace.
@@ -31,7 +32,7 @@ from pathlib import Path
 from tflsp.analysis.engine import Analyzer, LintConfig
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.evaluate import FIXED
-from tflsp.analysis.semantic.model import qualname_of
+from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.saving import REGISTER
 from tflsp.analysis.semantic.terms import Term
 
@@ -51,10 +52,11 @@ _IMPORT_RE = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Export:
-    kind: str  # class | function | module
+    kind: str  # class | function | module | alias
     base: str = ""  # class: its TF/Keras base kind
     registered: bool = False  # class: registered for Keras deserialisation
     fixed: bool = False  # function (a tf.function): input_signature given
+    target: str = ""  # alias: the library module the name holds (``tf = try_import_tf()``)
 
 
 def module_exports(source: str) -> dict[str, Export]:
@@ -72,6 +74,10 @@ def module_exports(source: str) -> dict[str, Export]:
     out: dict[str, Export] = {}
     for name in names:
         values = model.final(name)
+        library = _library_module(model, values)
+        if library is not None:
+            out[name] = Export("alias", target=library)
+            continue
         if len(values) != 1:
             continue  # several possible values (or none): unknown to importers
         (value,) = values
@@ -88,6 +94,15 @@ def module_exports(source: str) -> dict[str, Export]:
         elif value.kind == v.FUNCTION and value.const == v.TF_FUNCTION:
             out[name] = Export("function", fixed=value.base == FIXED)
     return out
+
+
+def _library_module(model: ModuleModel, values: v.Values) -> str | None:
+    """The library module a name holds (``None`` aside: a guarded optional import), e.g.
+    ``tensorflow`` for ``tf = try_import_tensorflow()``; None for anything else."""
+    name = qualname_of(frozenset(x for x in values if x.kind != v.NONE))
+    if name is None or model.api.kind(name, model.flavor_of(name)) != "module":
+        return None
+    return name
 
 
 def _callee(term: Term) -> Term:
@@ -119,13 +134,15 @@ class WorkspaceImports:
         found = self.exports.get(qualname)
         if found is None:
             return None
+        if found.kind == "alias":
+            return v.one(v.NAME, found.target)
         if found.kind == "function":
             return v.one(v.FUNCTION, qualname, FIXED if found.fixed else "", v.TF_FUNCTION)
         return v.one(v.NAME, qualname)  # the API answers below say what it is
 
     def kind(self, name: str, flavor: str) -> str | None:
         found = self.exports.get(name)
-        return found.kind if found is not None else None
+        return found.kind if found is not None and found.kind != "alias" else None
 
     def returns(self, name: str, flavor: str) -> str | None:
         return None
