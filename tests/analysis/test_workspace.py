@@ -220,3 +220,47 @@ def test_cli_cache_entry_follows_the_imported_file(tmp_path: Path) -> None:
     layers = pkg / "layers.py"
     layers.write_text(layers.read_text().replace("@tf.function\n", ""), encoding="utf-8")
     assert run() == []  # train.py unchanged, but what it imports changed
+
+
+def test_a_sibling_holding_tensorflow_is_tensorflow(tmp_path: Path) -> None:
+    # keras-hub spells TensorFlow ``from ...tensor_utils import tf`` with
+    # ``tf = try_import_tensorflow()`` there: unknown, ``tf.py_function(fn)`` would be an
+    # unknown call that may run ``fn`` in the layer's graph (a TFL102 false positive).
+    write(
+        tmp_path,
+        {
+            "pkg/tensor_utils.py": """\
+                def try_import():
+                    try:
+                        import tensorflow as _tf
+                    except ImportError:
+                        return None
+                    return _tf
+
+
+                tf = try_import()
+                """,
+        },
+    )
+    pkg = package(
+        tmp_path,
+        use="""\
+            from .layers import Plain
+            from .tensor_utils import tf
+
+
+            class Tokens(Plain):
+                def call(self, inputs):
+                    def int_fn(token):
+                        return token.numpy()
+
+                    return tf.map_fn(lambda x: tf.py_function(int_fn, [x], "bool"), inputs)
+            """,
+    )
+    assert findings(pkg) == []
+
+
+def test_library_names_are_never_workspace_files(tmp_path: Path) -> None:
+    write(tmp_path, {"keras/__init__.py": "", "keras/layers.py": "", "user.py": ""})
+    found = imported_modules(tmp_path / "user.py", "from keras.layers import Dense\n")
+    assert found == {}

@@ -38,6 +38,8 @@ from tflsp.analysis.semantic.terms import Term
 
 # Installed packages are libraries, not the user's code.
 _LIBRARY_FOLDERS = frozenset({"site-packages", "dist-packages"})
+# Libraries the API knowledge describes: never read from the workspace.
+_LIBRARIES = frozenset({"tensorflow", "keras", "tf_keras", "numpy"})
 _ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _MAX_UP = 12  # folders climbed looking for a project root
 _MAX_BYTES = 2_000_000  # larger imported files are not summarised (as the analyzer skips them)
@@ -231,6 +233,8 @@ def _roots(path: Path, module: tuple[str, ...]) -> list[Path]:
 def _find(roots: Iterable[Path], module: tuple[str, ...]) -> Path | None:
     if not module or not all(part.isidentifier() for part in module):
         return None
+    if module[0] in _LIBRARIES:
+        return None  # what the API knowledge says, even in a checkout of the library itself
     for root in roots:
         base = root.joinpath(*module)
         for candidate in (base.with_suffix(".py"), base / "__init__.py"):
