@@ -33,6 +33,7 @@ from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.parsing import ParsedBlock, SyntaxProblem, parse_block, try_parse
 from tflsp.analysis.reads import Dependencies
 from tflsp.analysis.registry import ModuleFact, all_detectors, module_facts, watched_names
+from tflsp.analysis.semantic.imports import ImportedNames
 from tflsp.analysis.summary import ModuleSummary, build_summary
 from tflsp.analysis.suppressions import Suppression, find_suppressions
 from tflsp.catalog import Catalog, load_catalog
@@ -255,6 +256,26 @@ class Analyzer:
         self._detectors = all_detectors()
         self._module_facts = tuple(module_facts())
         self._severity = config.severity_map
+        self.imported: ImportedNames | None = None
+
+    def set_imported(self, imported: ImportedNames | None) -> None:
+        """What this module imports from other workspace files (:mod:`tflsp.analysis.workspace`).
+
+        Another answer (an imported file changed) invalidates every result kept for the module:
+        a rare event, so everything is dropped rather than tracked.
+        """
+        before = self.imported
+        if before is imported or (
+            before is not None
+            and imported is not None
+            and before.fingerprint == imported.fingerprint
+        ):
+            self.imported = imported
+            return
+        self.imported = imported
+        self._summary_key, self._summary = None, None
+        self._findings = Generations()
+        self._placed = {}
 
     def fork(self) -> Analyzer:
         """An analyzer with the same rules that reads this one's block and findings caches.
@@ -267,6 +288,7 @@ class Analyzer:
         twin._blocks = Generations(self._blocks)
         twin._findings = Generations(self._findings)
         twin._unparsable = Generations(self._unparsable)
+        twin.imported = self.imported
         return twin
 
     # -- blocks ----------------------------------------------------------------------------
@@ -360,6 +382,7 @@ class Analyzer:
             watched=self._watched,
             previous=self._summary,
             module_facts=self._module_facts,
+            imported=self.imported,
         )
         self._summary_key, self._summary = key, summary
         return summary
@@ -468,6 +491,10 @@ class Analyzer:
             level = severity.get(finding.code) or self.catalog[finding.code].severity
             out.append(_with_severity(finding, level).shifted(offset))
         return _Placed(analysis, summary, findings, deps, out)
+
+    def module_summary(self, source: str) -> ModuleSummary:
+        """The module's summary (its semantic model included) without running detectors."""
+        return self._summarise(self.split(normalise_newlines(source)))
 
     def analyze(self, source: str) -> ModuleResult:
         if len(source) > self.config.max_chars:

@@ -24,6 +24,7 @@ from tflsp.analysis.registry import ModuleFact
 from tflsp.analysis.semantic.captures import StaleGlobals, eager_switches, stale_globals
 from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph, recursion
+from tflsp.analysis.semantic.imports import ImportedNames
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.saving import SavingFlow, build_saving
 
@@ -153,6 +154,7 @@ def build_summary(
     watched: frozenset[str] = frozenset(),
     previous: ModuleSummary | None = None,
     module_facts: Sequence[ModuleFact] = (),
+    imported: ImportedNames | None = None,
 ) -> ModuleSummary:
     facts = tuple(facts)
     # Typing changes one block's semantic facts most of the time: what depends on the other
@@ -182,6 +184,7 @@ def build_summary(
         keras_version=keras_version,
         keys=keys,
         previous=previous.model if previous is not None else None,
+        imported=imported,
     )
     evaluator = model.evaluator
     # Keras classes, by value of their bases (aliases and local bases included); remembered

@@ -43,6 +43,7 @@ from typing import Any
 import tflsp
 from tflsp.analysis.diagnostics import Diagnostic, Edit, Fix
 from tflsp.analysis.engine import LintConfig
+from tflsp.analysis.workspace import Workspace
 from tflsp.catalog.loader import PATTERNS_DIR
 from tflsp.cli.formats import CellEdit, CellLocation, FileReport
 from tflsp.cli.notebooks import is_notebook
@@ -104,15 +105,30 @@ def _fingerprinted_files() -> list[tuple[str, int, int]]:
 
 
 def dependency_fingerprint(path: str) -> str:
-    """What the findings of ``path`` read from other files; empty: nothing today.
+    """What the findings of ``path`` read from other files: a digest of the content hashes of
+    the workspace files it imports (:mod:`tflsp.analysis.workspace`), "" when none.
 
-    Every finding comes from the file's own text, so its content digest is enough.  When
-    findings come to depend on other files of the project (a workspace import graph that
-    resolves what an imported name holds), this returns a digest of what the file reads from
-    them -- for instance the exported facts of the modules it imports -- so that an edit there
-    invalidates this file's entry.  It is part of every entry's key.
+    It is part of every entry's key, so an edit of an imported file invalidates the entry of
+    each file importing it.
     """
-    return ""
+    if path == "-" or is_notebook(path):
+        return ""
+    try:
+        text = Path(path).read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return shared_workspace().dependency_digest(Path(path), text)
+
+
+_WORKSPACE: Workspace | None = None
+
+
+def shared_workspace() -> Workspace:
+    """The workspace summaries of this process: files of one run share them."""
+    global _WORKSPACE
+    if _WORKSPACE is None:
+        _WORKSPACE = Workspace()
+    return _WORKSPACE
 
 
 def content_digest(data: bytes) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 from tflsp.analysis.engine import Analyzer, LintConfig
 from tflsp.analysis.fixes import fix_source
 from tflsp.catalog import Catalog, load_catalog
-from tflsp.cli.cache import CheckCache, content_digest, resolve_directory
+from tflsp.cli.cache import CheckCache, content_digest, resolve_directory, shared_workspace
 from tflsp.cli.formats import FileReport, render_json, render_text, summary_line
 from tflsp.cli.notebooks import check_notebook, is_notebook
 from tflsp.cli.sarif import render_sarif
@@ -148,6 +148,8 @@ class _Checker:
         self.unsafe = unsafe
         self.diff = diff
         self.catalog = load_catalog()
+        # Files of one run share the summaries of the workspace files they import.
+        self.workspace = shared_workspace()
         self._checked = 0
         # Analysis allocates many short-lived objects that form no cycles; the cyclic collector
         # running during it costs about a third of a cold run.  Collect between files instead.
@@ -161,6 +163,8 @@ class _Checker:
 
     def check_text(self, path: str, text: str) -> tuple[FileReport, str]:
         analyzer = self.analyzer_for(path)
+        if path != "-" and not is_notebook(path):
+            analyzer.set_imported(self.workspace.imports_for(Path(path), text))
         if is_notebook(path):
             return check_notebook(
                 analyzer, path, text, fix=self.fix, unsafe=self.unsafe, diff=self.diff

@@ -24,6 +24,7 @@ from tflsp.server.documents import (
     TextDocumentState,
     uri_to_path,
 )
+from tflsp.server.imports import ImportTracker
 from tflsp.server.positions import UTF16, from_client_column
 from tflsp.server.render import DiagnosticRenderer, Rendered
 from tflsp.settings import Settings, SettingsError
@@ -141,12 +142,27 @@ class Workspace:
         self.targets: dict[str, Target] = {}
         self.cell_owner: dict[str, str] = {}
         self._catalog: Catalog | None = None
+        self.imports = ImportTracker(self._open_text, self._open_revision)
 
     @property
     def catalog(self) -> Catalog:
         if self._catalog is None:
             self._catalog = load_catalog()
         return self._catalog
+
+    def _open_document(self, path: Path) -> Target | None:
+        for target in self.targets.values():
+            if target.text is not None and target.path == path:
+                return target
+        return None
+
+    def _open_text(self, path: Path) -> str | None:
+        target = self._open_document(path)
+        return target.text.buffer.text if target is not None and target.text is not None else None
+
+    def _open_revision(self, path: Path) -> int | None:
+        target = self._open_document(path)
+        return target.revision if target is not None else None
 
     def target_for(self, uri: str) -> Target | None:
         target = self.targets.get(uri)
@@ -175,6 +191,7 @@ class Workspace:
 
     def close(self, uri: str) -> Target | None:
         target = self.targets.pop(uri, None)
+        self.imports.forget(uri)
         if target is not None and target.notebook is not None:
             for cell in target.notebook.cells:
                 self.cell_owner.pop(cell.uri, None)
@@ -284,6 +301,10 @@ class Workspace:
             assert target.config is not None
             target.analyzer = Analyzer(target.config, self.catalog)
         try:
+            path = target.path
+            if target.text is not None and path is not None:
+                imported = self.imports.imported_for(target.key, path, source)
+                target.analyzer.set_imported(imported)
             return target.analyzer.analyze(source)
         except Exception as exc:  # a bug in the analyzer must not take the server down
             log.exception("analysis of %s failed", target.key)

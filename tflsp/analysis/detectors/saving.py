@@ -12,6 +12,7 @@ import ast
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import Fix
 from tflsp.analysis.registry import detector
+from tflsp.analysis.semantic.imports import IMPORTED
 from tflsp.analysis.semantic.saving import NOT_SAVED, REGISTER, ClassSaving
 
 
@@ -72,6 +73,33 @@ def unregistered_custom_object(ctx: BlockContext) -> None:
             args={"cls": cls.name},
             fix=_register_fix(ctx, cls),
         )
+    _imported_classes(ctx)
+
+
+def _imported_classes(ctx: BlockContext) -> None:
+    """Unregistered classes imported from another workspace file (:mod:`tflsp.analysis.
+    workspace`), saved or loaded here: reported on the imported name (the class is not ours)."""
+    imported = ctx.model.imported
+    if imported is None:
+        return
+    for node in ctx.index.nodes(ast.ImportFrom):
+        for alias in node.names:
+            if node.level:
+                qualname = imported.absolute(node.level, node.module or "", alias.name)
+            else:
+                qualname = f"{node.module}.{alias.name}" if node.module else None
+            if qualname is None:
+                continue
+            info = ctx.summary.saving.get(IMPORTED + qualname)
+            if not isinstance(info, ClassSaving):
+                continue
+            if info.loaded:
+                variant = "default"
+            elif info.saved and not info.covered:
+                variant = "save_only"
+            else:
+                continue
+            ctx.report("TFL401", alias, message=variant, args={"cls": alias.name})
 
 
 def _register_fix(ctx: BlockContext, cls: ast.ClassDef) -> Fix | None:

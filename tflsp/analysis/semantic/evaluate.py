@@ -19,6 +19,7 @@ from tflsp.analysis.names import canonical
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.api import ApiKnowledge
 from tflsp.analysis.semantic.block import ClassSem, FunctionSem
+from tflsp.analysis.semantic.imports import IMPORTED, ImportedNames
 from tflsp.analysis.semantic.terms import CYCLE, Term
 from tflsp.analysis.semantic.values import UNKNOWN, UNKNOWN_SET, Value, Values
 
@@ -44,6 +45,8 @@ class ModuleModel(Protocol):
 
     @property
     def api(self) -> ApiKnowledge: ...
+    @property
+    def imported(self) -> ImportedNames | None: ...
     @property
     def functions(self) -> Mapping[str, FunctionEntry]: ...
     @property
@@ -439,7 +442,14 @@ class Evaluator:
         if tag == "global":
             return self.model.global_value(k, args[0])
         if tag == "import":
+            imported = self.model.imported
+            if imported is not None:
+                found = imported.value(args[0])
+                if found is not None:
+                    return found
             return v.one(v.NAME, args[0])  # spelled as imported; canonical when asked
+        if tag == "relimport":
+            return self._relative_import(args[0], args[1], args[2])
         if tag == "def":
             return self.local_function(self.model.gid(k, args[0]))
         if tag == "class":
@@ -492,6 +502,14 @@ class Evaluator:
             return self._to_str(self.value(args[0], k))
         return UNKNOWN_SET
 
+    def _relative_import(self, level: int, module: str, name: str) -> Values:
+        imported = self.model.imported
+        qualname = imported.absolute(level, module, name) if imported is not None else None
+        if imported is None or qualname is None:
+            return UNKNOWN_SET
+        found = imported.value(qualname)
+        return found if found is not None else UNKNOWN_SET
+
     # -- attributes -------------------------------------------------------------------------
     def _attribute(self, base: Values, name: str) -> Values:
         parts: list[Values] = []
@@ -502,7 +520,14 @@ class Evaluator:
     def _attribute_of(self, value: Value, name: str) -> Values:
         kind = value.kind
         if kind in (v.NAME, v.MODULE):
-            return v.one(v.NAME, f"{value.ref}.{name}") if value.ref else UNKNOWN_SET
+            if not value.ref:
+                return UNKNOWN_SET
+            imported = self.model.imported
+            if imported is not None:
+                found = imported.value(f"{value.ref}.{name}")
+                if found is not None:
+                    return found
+            return v.one(v.NAME, f"{value.ref}.{name}")
         if kind == v.CLASS and value.is_local:
             return self._class_attribute(value.local_id, name, instance=False)
         if kind == v.CLASS:
@@ -629,6 +654,13 @@ class Evaluator:
                 contents = v.contents_of(v.join(args)) | v.contents_of(
                     v.join(val for _, val in kwargs)
                 )
+                imported = self.model.imported
+                if (
+                    imported is not None
+                    and base in (v.LAYER, v.MODEL)
+                    and imported.registered(name) is False
+                ):
+                    contents |= {IMPORTED + name}  # saved and loaded like a local class
                 return frozenset({Value(v.INSTANCE, name, base, None, contents)})
             return UNKNOWN_SET
         result = vocabulary(word, lambda ref: api.base_kind(ref, self.model.flavor_of(ref)))

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 from tflsp.analysis.names import BUILTIN_NAMES, canonical
 from tflsp.analysis.semantic import values as v
-from tflsp.analysis.semantic.api import ApiKnowledge, default_api
+from tflsp.analysis.semantic.api import ApiKnowledge, ChainedApi, default_api
 from tflsp.analysis.semantic.block import CallSem, ClassSem, FunctionSem, SemanticFacts
 from tflsp.analysis.semantic.evaluate import Evaluator
+from tflsp.analysis.semantic.imports import ImportedNames
 from tflsp.analysis.semantic.terms import Term
 from tflsp.analysis.semantic.values import Value, Values
 
@@ -51,6 +52,7 @@ class ModuleModel:
         api: ApiKnowledge | None = None,
         keys: Sequence[Hashable] | None = None,
         previous: ModuleModel | None = None,
+        imported: ImportedNames | None = None,
     ) -> None:
         self.blocks = list(blocks)
         # Block identities that survive edits elsewhere (the engine's head and occurrence).
@@ -58,6 +60,11 @@ class ModuleModel:
         self.facts_by_key = dict(zip(self.keys, self.blocks, strict=True))
         self.keras_version = keras_version
         self.api = api or default_api()
+        # What sibling modules of the user's package export (None: this file alone).  Its
+        # answers come first: a workspace class is a class of the user's, not a library's.
+        self.imported = imported
+        if imported is not None:
+            self.api = ChainedApi(imported, self.api)
         self.evaluator: Evaluator
         # The module's structure: which blocks define which top-level functions and classes
         # (their ids), and star imports.  Each module name's shape: which blocks bind it and
@@ -68,6 +75,7 @@ class ModuleModel:
         if (
             previous is not None
             and edited is not None
+            and _same_imports(previous.imported, imported)
             and all(_structure(previous.blocks[k]) == _structure(self.blocks[k]) for k in edited)
         ):
             names = self._patch(previous, edited)
@@ -420,6 +428,10 @@ def qualname_of(values: Values) -> str | None:
             return None
         name = ref
     return name
+
+
+def _same_imports(a: ImportedNames | None, b: ImportedNames | None) -> bool:
+    return a is b or (a is not None and b is not None and a.fingerprint == b.fingerprint)
 
 
 def _tops(facts: SemanticFacts) -> set[str]:

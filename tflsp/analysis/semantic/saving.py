@@ -24,6 +24,7 @@ from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.block import CallSem
 from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.graph import _may_run_local_code, callees
+from tflsp.analysis.semantic.imports import IMPORTED
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.terms import Term
 
@@ -260,6 +261,14 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
         if kept or loaded or is_serialized:
             formats = tuple(s.format for s in kept)
             classes[gid] = ClassSaving(formats, loaded, is_serialized, covered)
+    # Unregistered Keras classes imported from the workspace: saved and met by a load here.
+    for gid in sorted({c for s in saves for c in s.contents if c.startswith(IMPORTED)}):
+        name = gid.rpartition(".")[2]
+        kept = [s for s in saves if gid in s.contents and s.format in ("keras", "h5", None)]
+        loaded = any(_meets(s, load, name) for s in kept for load in loads)
+        covered = any(_meets(s, load, name, given=True) for s in kept for load in loads)
+        if kept:
+            classes[gid] = ClassSaving(tuple(s.format for s in kept), loaded, False, covered)
     return SavingFlow(
         classes,
         by_hand,

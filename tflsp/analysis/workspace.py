@@ -1,0 +1,347 @@
+"""The workspace import graph: facts a module takes from other files of the user's package.
+
+A file's own model cannot know that ``from .layers import MyLayer`` is a Keras layer, nor that
+``from pkg.steps import train_step`` is a tf.function.  :class:`Workspace` resolves a file's
+imports to files of its package (package folders with ``__init__.py``, the file's folder, the
+project root and its ``src/``; never ``site-packages``), summarises each imported file from
+its own semantic model (:func:`module_exports`, cached by content hash) and hands the answers
+to the importing file's model as :class:`WorkspaceImports`
+(:class:`tflsp.analysis.semantic.imports.ImportedNames`).
+
+One level only: an imported file is summarised alone, so what it takes from its own imports
+is unknown there (a cycle of imports needs no guard).  What is exported, per top-level name:
+
+- classes whose TF/Keras base kind is known (layer, model, ...), and whether they are
+  registered (``register_keras_serializable``, or the module registers by hand);
+- functions that run as a graph (``@tf.function``, ``step = tf.function(f)``);
+- library modules held by a name (``tf = try_import_tensorflow()``: ``tensorflow``);
+- the imported modules themselves (``from . import layers`` then ``layers.MyLayer``).
+
+Anything else stays unknown, as without the workspace.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tflsp.analysis.engine import Analyzer, LintConfig
+from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.evaluate import FIXED
+from tflsp.analysis.semantic.model import ModuleModel, qualname_of
+from tflsp.analysis.semantic.saving import REGISTER
+from tflsp.analysis.semantic.terms import Term
+
+# Installed packages are libraries, not the user's code.
+_LIBRARY_FOLDERS = frozenset({"site-packages", "dist-packages"})
+# Libraries the API knowledge describes: never read from the workspace.
+_LIBRARIES = frozenset({"tensorflow", "keras", "tf_keras", "numpy"})
+_ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+_MAX_UP = 12  # folders climbed looking for a project root
+_MAX_BYTES = 2_000_000  # larger imported files are not summarised (as the analyzer skips them)
+_MAX_CACHED = 1024  # exports kept, by content hash
+
+# Import statements, found without parsing the whole file (it may not parse while typed).
+_IMPORT_RE = re.compile(
+    r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+import[ \t]*(?:\([^)]*\)|[^\n;#]*)|import[ \t]+[^\n;#]+)",
+    re.MULTILINE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    kind: str  # class | function | module | alias
+    base: str = ""  # class: its TF/Keras base kind
+    registered: bool = False  # class: registered for Keras deserialisation
+    fixed: bool = False  # function (a tf.function): input_signature given
+    target: str = ""  # alias: the library module the name holds (``tf = try_import_tf()``)
+
+
+def module_exports(source: str) -> dict[str, Export]:
+    """What a module's top-level names hold, for the modules importing it."""
+    summary = Analyzer(LintConfig(frozenset())).module_summary(source)
+    model = summary.model
+    if model is None:
+        return {}
+    flow = summary.saving_flow
+    by_hand = flow is not None and flow.registers_by_hand
+    names: dict[str, None] = {}
+    for facts in model.blocks:
+        for name, _term, _definite in facts.exports:
+            names.setdefault(name, None)
+    out: dict[str, Export] = {}
+    for name in names:
+        values = model.final(name)
+        library = _library_module(model, values)
+        if library is not None:
+            out[name] = Export("alias", target=library)
+            continue
+        if len(values) != 1:
+            continue  # several possible values (or none): unknown to importers
+        (value,) = values
+        if value.kind == v.CLASS and value.is_local:
+            gid = value.local_id
+            base = model.class_base(gid)
+            entry = model.classes.get(gid)
+            if base and entry is not None:
+                registered = by_hand or any(
+                    _is_register(model.value(_callee(d), entry.block))
+                    for d in entry.facts.decorators
+                )
+                out[name] = Export("class", base, registered)
+        elif value.kind == v.FUNCTION and value.const == v.TF_FUNCTION:
+            out[name] = Export("function", fixed=value.base == FIXED)
+    return out
+
+
+def _library_module(model: ModuleModel, values: v.Values) -> str | None:
+    """The library module a name holds (``None`` aside: a guarded optional import), e.g.
+    ``tensorflow`` for ``tf = try_import_tensorflow()``; None for anything else."""
+    name = qualname_of(frozenset(x for x in values if x.kind != v.NONE))
+    if name is None or model.api.kind(name, model.flavor_of(name)) != "module":
+        return None
+    return name
+
+
+def _callee(term: Term) -> Term:
+    return term.args[0] if term.tag == "call" else term
+
+
+def _is_register(values: v.Values) -> bool:
+    return qualname_of(values) == REGISTER
+
+
+@dataclass(frozen=True)
+class WorkspaceImports:
+    """What one file imports from the workspace (an
+    :class:`~tflsp.analysis.semantic.imports.ImportedNames`)."""
+
+    package: tuple[str, ...]  # the importing file's package, for relative imports
+    exports: dict[str, Export]  # qualified name -> what it is
+    files: tuple[tuple[str, str], ...]  # (path, content hash) of the imported files
+    fingerprint: str
+
+    def absolute(self, level: int, module: str, name: str) -> str | None:
+        if level - 1 > len(self.package):
+            return None
+        base = self.package[: len(self.package) - (level - 1)]
+        parts = [*base, *(module.split(".") if module else ()), name]
+        return ".".join(parts) if parts else None
+
+    def value(self, qualname: str) -> v.Values | None:
+        found = self.exports.get(qualname)
+        if found is None:
+            return None
+        if found.kind == "alias":
+            return v.one(v.NAME, found.target)
+        if found.kind == "function":
+            return v.one(v.FUNCTION, qualname, FIXED if found.fixed else "", v.TF_FUNCTION)
+        return v.one(v.NAME, qualname)  # the API answers below say what it is
+
+    def kind(self, name: str, flavor: str) -> str | None:
+        found = self.exports.get(name)
+        return found.kind if found is not None and found.kind != "alias" else None
+
+    def returns(self, name: str, flavor: str) -> str | None:
+        return None
+
+    def method_returns(self, cls: str, method: str, flavor: str) -> str | None:
+        return None
+
+    def base_kind(self, name: str, flavor: str) -> str | None:
+        found = self.exports.get(name)
+        return found.base or None if found is not None else None
+
+    def registered(self, qualname: str) -> bool | None:
+        found = self.exports.get(qualname)
+        return found.registered if found is not None and found.kind == "class" else None
+
+
+def import_texts(source: str) -> tuple[str, ...]:
+    """The import statements of ``source`` as written (module level or not), found without
+    parsing it (it may not parse while typed) and fast enough for every keystroke: the text
+    is searched for the word ``import`` and only the lines holding it are matched."""
+    out: list[str] = []
+    at = source.find("import")
+    while at >= 0:
+        start = source.rfind("\n", 0, at) + 1
+        found = _IMPORT_RE.match(source, start)
+        end = source.find("\n", at)
+        if found is not None and found.end() > at:
+            out.append(found.group(0).strip())
+            end = max(end, found.end())
+        if end < 0:
+            break
+        at = source.find("import", end)
+    return tuple(out)
+
+
+def import_statements(source: str) -> Iterator[ast.Import | ast.ImportFrom]:
+    for text in import_texts(source):
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                yield node
+
+
+def module_path(path: Path) -> tuple[str, ...]:
+    """The dotted module name of a file, from the package folders (``__init__.py``) above it."""
+    parts = [] if path.name == "__init__.py" else [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file() and folder.name.isidentifier():
+        parts.insert(0, folder.name)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return tuple(parts)
+
+
+def _project_root(start: Path) -> Path | None:
+    folder = start
+    for _ in range(_MAX_UP):
+        if any((folder / marker).exists() for marker in _ROOT_MARKERS):
+            return folder
+        if folder.parent == folder:
+            return None
+        folder = folder.parent
+    return None
+
+
+def _roots(path: Path, module: tuple[str, ...]) -> list[Path]:
+    depth = len(module) - (0 if path.name == "__init__.py" else 1)
+    top = path.parent
+    for _ in range(depth):
+        top = top.parent
+    roots = [top, path.parent]
+    project = _project_root(path.parent)
+    if project is not None:
+        roots.extend([project, project / "src"])
+    out: list[Path] = []
+    for root in roots:
+        if root not in out and not _LIBRARY_FOLDERS.intersection(root.parts):
+            out.append(root)
+    return out
+
+
+def _find(roots: Iterable[Path], module: tuple[str, ...]) -> Path | None:
+    if not module or not all(part.isidentifier() for part in module):
+        return None
+    if module[0] in _LIBRARIES:
+        return None  # what the API knowledge says, even in a checkout of the library itself
+    for root in roots:
+        base = root.joinpath(*module)
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def imported_modules(path: Path, source: str) -> dict[tuple[str, ...], Path]:
+    """The workspace files ``source`` (the text of ``path``) imports, by module name."""
+    module = module_path(path)
+    package = module if path.name == "__init__.py" else module[:-1]
+    roots = _roots(path, module)
+    wanted: list[tuple[str, ...]] = []
+    for node in import_statements(source):
+        if isinstance(node, ast.Import):
+            wanted.extend(tuple(alias.name.split(".")) for alias in node.names)
+            continue
+        if node.level:
+            if node.level - 1 > len(package):
+                continue
+            base = package[: len(package) - (node.level - 1)]
+        else:
+            base = ()
+        target = (*base, *(node.module.split(".") if node.module else ()))
+        wanted.append(target)
+        wanted.extend((*target, alias.name) for alias in node.names if alias.name != "*")
+    found: dict[tuple[str, ...], Path] = {}
+    me = path.resolve() if path.exists() else path
+    for name in wanted:
+        if name in found:
+            continue
+        file = _find(roots, name)
+        if file is not None and file.resolve() != me:
+            found[name] = file
+    return found
+
+
+class Workspace:
+    """Summaries of workspace files, cached by content hash: one per CLI run or server.
+
+    ``read_open`` gives the text of a file open in an editor (it wins over the disk).
+    """
+
+    def __init__(self, read_open: Callable[[Path], str | None] | None = None) -> None:
+        self.read_open = read_open
+        self._exports: dict[str, dict[str, Export]] = {}
+
+    def _read(self, file: Path) -> tuple[str, str] | None:
+        """(content hash, text) of a file, None when it cannot be read."""
+        text = self.read_open(file) if self.read_open is not None else None
+        if text is not None:
+            return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), text
+        try:
+            data = file.read_bytes()
+        except OSError:
+            return None
+        if len(data) > _MAX_BYTES:
+            return None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return None
+        return hashlib.sha256(data).hexdigest(), text
+
+    def exports_of(self, digest: str, text: str) -> dict[str, Export]:
+        found = self._exports.get(digest)
+        if found is None:
+            try:
+                found = module_exports(text)
+            except RecursionError:
+                found = {}
+            if len(self._exports) >= _MAX_CACHED:
+                self._exports.clear()
+            self._exports[digest] = found
+        return found
+
+    def files(self, path: Path, source: str) -> list[tuple[tuple[str, ...], Path, str, str]]:
+        """(module name, file, content hash, text) of each workspace file ``path`` imports."""
+        out = []
+        for name, file in sorted(imported_modules(path, source).items()):
+            read = self._read(file)
+            if read is not None:
+                out.append((name, file, *read))
+        return out
+
+    def dependency_digest(self, path: Path, source: str) -> str:
+        """A digest of the content hashes of the workspace files ``path`` imports ("" none)."""
+        files = [(str(file), digest) for _, file, digest, _ in self.files(path, source)]
+        return _digest(files) if files else ""
+
+    def imports_for(self, path: Path, source: str) -> WorkspaceImports | None:
+        """What ``path`` imports from the workspace; None when it imports nothing of it."""
+        files = self.files(path, source)
+        if not files:
+            return None
+        module = module_path(path)
+        package = module if path.name == "__init__.py" else module[:-1]
+        exports: dict[str, Export] = {}
+        for name, _file, digest, text in files:
+            qualname = ".".join(name)
+            exports[qualname] = Export("module")
+            for member, export in self.exports_of(digest, text).items():
+                exports[f"{qualname}.{member}"] = export
+        listed = tuple((str(file), digest) for _, file, digest, _ in files)
+        return WorkspaceImports(package, exports, listed, _digest(listed))
+
+
+def _digest(files: Iterable[tuple[str, str]]) -> str:
+    return hashlib.sha256(repr(sorted(files)).encode()).hexdigest()
