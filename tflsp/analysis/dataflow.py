@@ -14,42 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from tflsp.analysis.names import dotted
+from tflsp.analysis.semantic.evaluate import DATASET_METHODS
 from tflsp.analysis.semantic.terms import Term, TermBuilder
 
-# Dataset methods that return a dataset.
-DATASET_METHODS = frozenset(
-    {
-        "apply",
-        "batch",
-        "bucket_by_sequence_length",
-        "cache",
-        "concatenate",
-        "enumerate",
-        "filter",
-        "flat_map",
-        "group_by_window",
-        "ignore_errors",
-        "interleave",
-        "map",
-        "padded_batch",
-        "prefetch",
-        "ragged_batch",
-        "rebatch",
-        "rejection_resample",
-        "repeat",
-        "scan",
-        "shard",
-        "shuffle",
-        "skip",
-        "snapshot",
-        "take",
-        "take_while",
-        "unbatch",
-        "unique",
-        "window",
-        "with_options",
-    }
-)
 BATCH_METHODS = frozenset({"batch", "padded_batch", "ragged_batch"})
 # Methods that keep the number of elements (or only lower it: an upper bound survives).
 SIZE_KEEPING_METHODS = frozenset(
