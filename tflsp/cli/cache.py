@@ -127,7 +127,7 @@ def shared_workspace() -> Workspace:
     """The workspace summaries of this process: files of one run share them."""
     global _WORKSPACE
     if _WORKSPACE is None:
-        _WORKSPACE = Workspace()
+        _WORKSPACE = Workspace(remember_paths=True)
     return _WORKSPACE
 
 
