@@ -157,3 +157,21 @@ def test_a_held_workspace_diagnostic_returns_at_did_close() -> None:
         assert answer["result"] == {"items": []}
     finally:
         raw.shutdown()
+
+
+def test_writes_after_the_client_closed_stdout_are_dropped() -> None:
+    """A publish on its way when the client closes the pipe (a restart) must not raise:
+    pygls answers a failed write with an error message on the same closed stream, and a
+    restart in VS Code logged tens of thousands of tracebacks that way."""
+    import io
+
+    from tflsp.server.transport import StdoutWriter
+
+    stream = io.BytesIO()
+    writer = StdoutWriter(stream)
+    writer.write(b"Content-Length: 2\r\n\r\n{}")
+    assert stream.getvalue().endswith(b"{}")
+    stream.close()
+    writer.write(b"Content-Length: 2\r\n\r\n{}")  # ValueError: I/O operation on closed file
+    writer.write(b"more")
+    assert writer.gone

@@ -279,10 +279,20 @@ class InputWatch:
 class StdoutWriter:
     def __init__(self, stream: BinaryIO) -> None:
         self.stream = stream
+        self.gone = False
 
     def write(self, data: bytes) -> None:
-        self.stream.write(data)
-        self.stream.flush()
+        if self.gone:
+            return
+        try:
+            self.stream.write(data)
+            self.stream.flush()
+        except (OSError, ValueError):
+            # The client closed our stdout (a restart, an exit while a publish was on its
+            # way): nothing can reach it any more.  Raising would make pygls answer the failed
+            # write with an error message, written to the same closed stream, and so on: a
+            # restart in VS Code logged 55,000 lines of tracebacks this way.
+            self.gone = True
 
     def close(self) -> None:
         with contextlib.suppress(OSError, ValueError):
