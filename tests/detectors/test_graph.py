@@ -1286,3 +1286,61 @@ def test_tfl108_eager_functions_switched_back_off() -> None:
         tf.config.run_functions_eagerly(True)
     """
     assert [line for line, _ in lint(source, "TFL108")] == [6]
+
+
+def test_tfl108_switch_paired_with_a_switch_off_is_scoped() -> None:
+    """A test class that turns eager execution on in setUp and off in tearDown leaves nothing
+    on (tf-agents' PPO tests); so do try/finally, a fixture that yields, a later ``False`` and
+    ``addCleanup``.  A setUp without its switch-off stays a finding."""
+    source = """
+        import unittest
+        import tensorflow as tf
+
+        class EagerCase(unittest.TestCase):
+            def setUp(self):
+                super().setUp()
+                tf.config.experimental_run_functions_eagerly(True)
+
+            def tearDown(self):
+                tf.config.experimental_run_functions_eagerly(False)
+                super().tearDown()
+
+        class ClassWide(unittest.TestCase):
+            @classmethod
+            def setUpClass(cls):
+                tf.config.run_functions_eagerly(True)
+
+            @classmethod
+            def tearDownClass(cls):
+                tf.config.run_functions_eagerly(run_eagerly=False)
+
+        class Cleaned(unittest.TestCase):
+            def setUp(self):
+                tf.config.run_functions_eagerly(True)
+                self.addCleanup(tf.config.run_functions_eagerly, False)
+
+        def inspect_eagerly(step):
+            tf.config.run_functions_eagerly(True)
+            try:
+                return step()
+            finally:
+                tf.config.run_functions_eagerly(False)
+
+        def eager_fixture():
+            tf.config.run_functions_eagerly(True)
+            yield
+            tf.config.run_functions_eagerly(False)
+
+        class LeftOn(unittest.TestCase):
+            def setUp(self):
+                tf.config.run_functions_eagerly(True)
+
+            def tearDown(self):
+                tf.config.run_functions_eagerly(True)
+
+        def switch_back_first():
+            tf.config.run_functions_eagerly(False)
+            tf.config.run_functions_eagerly(True)
+    """
+    assert found(source, "TFL108") == [42, 45, 49]
+    assert found(source, "TFL107") == [8, 11]
