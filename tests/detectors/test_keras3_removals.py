@@ -446,3 +446,26 @@ def test_hasattr_guards_leave_the_name_alone() -> None:
     """
     assert hits(src, "TFL609") == [10]
     assert hits(src, "TFL607") == []
+
+
+def test_tf_losses_is_tf_keras_losses_not_tf1() -> None:
+    """``tf.losses`` is ``tf.keras.losses`` on TF 2 (tf-agents' bandit agents):
+    ``mean_squared_error`` is tf-keras's loss function, which Keras 3's ``tf.losses`` lacks
+    (TFL609 with the Keras 3 home, never TFL601); a TF1 loss gone from both is TFL601's."""
+    source = """
+        import tensorflow as tf
+
+        def loss(labels, predictions):
+            a = tf.losses.mean_squared_error(labels, predictions)
+            b = tf.metrics.mean_squared_error(labels, predictions)
+            c = tf.losses.softmax_cross_entropy(labels, predictions)
+            return a + b + c + tf.losses.MeanSquaredError()(labels, predictions)
+    """
+    assert hits(source, "TFL609") == [5, 6]
+    assert hits(source, "TFL601") == [7]
+    assert hits(source, "TFL609", target="2") == []
+    assert hits(source, "TFL601", target="2") == [7]
+    (first, _) = [d for d in analyze(source, "TFL609").diagnostics if d.code == "TFL609"]
+    assert first.args["name"] == "tf.losses.mean_squared_error"
+    assert first.args["replacement"] == "keras.losses.mean_squared_error"
+    assert (first.line, first.column, first.end_column) == (5, 8, 36)
