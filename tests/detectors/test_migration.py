@@ -635,3 +635,59 @@ def test_device_methods_on_values_that_are_not_known_tensorflow_tensors() -> Non
         return tf.reshape(images, [-1])
     """
     assert hits(src, "TFL602") == []
+
+
+def test_tf1_branches_that_cannot_run_on_tf2_are_silent() -> None:
+    """Code that only runs on TF 1 (a class defined under ``hasattr(tf, "contrib")``, as in
+    tf-agents' unroll test; a version test; the fallback side of ``try``) is a compatibility
+    branch, not a use of a removed API; the TF 2 side of the same tests stays checked."""
+    src = """
+    import distutils.version
+    import tensorflow as tf
+
+    def make_cell():
+        if hasattr(tf, "contrib"):
+            class OldCell(tf.contrib.rnn.LayerRNNCell):
+                pass
+            return OldCell()
+        return tf.keras.layers.LSTMCell(2)
+
+    if tf.__version__.startswith("1."):
+        session = tf.Session()
+    elif int(tf.__version__.split(".")[0]) < 2:
+        session = tf.InteractiveSession()
+    else:
+        session = None
+    if distutils.version.LooseVersion(tf.__version__) < distutils.version.LooseVersion("2.0"):
+        tf.enable_eager_execution()
+    def layers():
+        has_contrib = hasattr(tf, "contrib")
+        return tf.contrib.layers if has_contrib else tf.keras.layers
+    try:
+        from tensorflow.contrib import slim
+    except ImportError:
+        slim = None
+
+    def legacy_only():
+        if tf.__version__ >= "2":
+            return None
+        return tf.placeholder(tf.float32)
+
+    if not hasattr(tf, "contrib"):
+        optimizer = tf.keras.optimizers.Adam()
+    else:
+        optimizer = tf.train.AdamOptimizer()
+    if tf.__version__ >= "2" or tf.executing_eagerly():
+        x = 1
+    else:
+        x = tf.placeholder(tf.float32)
+    if tf.executing_eagerly():
+        y = tf.placeholder(tf.float32)
+    if hasattr(tf, "compat"):
+        z = tf.random_normal([2])
+    try:
+        w = tf.Session()
+    except Exception:
+        w = None
+    """
+    assert hits(src, "TFL601") == [42, 44, 46]
