@@ -1344,3 +1344,77 @@ def test_tfl108_switch_paired_with_a_switch_off_is_scoped() -> None:
     """
     assert found(source, "TFL108") == [42, 45, 49]
     assert found(source, "TFL107") == [8, 11]
+
+
+def test_branches_that_say_not_traced_run_eagerly() -> None:
+    """A layer's call() takes a pure-Python path only when a helper says it is not traced
+    (keras-hub's preprocessing layers): that path runs eagerly, Python's random is fine
+    there.  The helper may test tf.executing_eagerly()/tf.inside_function() itself or call
+    another helper; a test that says nothing about tracing keeps the path in the graph."""
+    source = """
+        import random
+        import keras
+        import tensorflow as tf
+
+        def traced():
+            if tf is None:
+                return False
+            return not tf.executing_eagerly()
+
+        class Masker(keras.layers.Layer):
+            def _graph_path(self):
+                if traced():
+                    return True
+                if self.python_ok:
+                    return False
+                return True
+
+            def call(self, x):
+                if self._graph_path():
+                    return self._call_tf(x)
+                return self._call_python(x)
+
+            def _call_tf(self, x):
+                return x
+
+            def _call_python(self, x):
+                return x + random.random()
+
+        class Eager(keras.layers.Layer):
+            def call(self, x):
+                if not tf.inside_function():
+                    return self._python(x)
+                return x
+
+            def _python(self, x):
+                return x + random.random()
+
+        class Unknown(keras.layers.Layer):
+            def call(self, x):
+                if self.fast:
+                    return self._python(x)
+                return x
+
+            def _python(self, x):
+                return x + random.random()
+    """
+    assert found(source, "TFL105") == [46]
+
+
+def test_an_eager_only_branch_inside_a_tf_function_is_not_graph_code() -> None:
+    """Inside a tf.function, ``if not tf.inside_function():`` never runs while traced (the
+    body only runs under run_functions_eagerly), so Python printing there is not TFL101."""
+    source = """
+        import tensorflow as tf
+
+        @tf.function
+        def step(x):
+            if not tf.inside_function():
+                print("eager value", x)
+            if tf.executing_eagerly():
+                print("eager again", x)
+            else:
+                print("traced", x)
+            return x
+    """
+    assert found(source, "TFL101") == [11]
