@@ -1261,6 +1261,31 @@ def test_tfl106_made_per_call_when_options_come_from_the_call_or_reused_inside()
     assert found(source, "TFL106") == []
 
 
+def test_tfl106_made_per_call_and_reused_by_a_comprehension_inside() -> None:
+    # tf-models' nhnet test helper: one tf.function per helper call (each call gets another
+    # model), called for every batch by a comprehension in the same call.
+    source = """
+        import tensorflow as tf
+
+        def forward(model, inputs, batch_size):
+            dataset = tf.data.Dataset.from_tensor_slices(inputs).batch(batch_size)
+
+            @tf.function
+            def step(inputs):
+                return model(inputs, training=False)
+
+            return [step(inputs) for inputs in dataset]
+
+        def once(model, inputs):
+            @tf.function
+            def step(x):
+                return model(x)
+
+            return [step(inputs)][0]
+    """
+    assert found(source, "TFL106") == [14]
+
+
 def test_tfl115_layer_loops_in_traced_code_and_consumed_tensors() -> None:
     # real-code-findings M6: a dense block joins features once per layer (a Python loop
     # unrolled while tracing), a decoder replaces the joined tensor every step.
