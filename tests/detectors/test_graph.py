@@ -1282,8 +1282,16 @@ def test_tfl106_made_per_call_and_reused_by_a_comprehension_inside() -> None:
                 return model(x)
 
             return [step(inputs)][0]
+
+        def iterated(model, inputs):
+            @tf.function
+            def step(x):
+                return model(x)
+
+            return [y for y in step(inputs)]
     """
-    assert found(source, "TFL106") == [14]
+    # The iterable of a comprehension's first ``for`` is evaluated once.
+    assert found(source, "TFL106") == [14, 21]
 
 
 def test_tfl115_layer_loops_in_traced_code_and_consumed_tensors() -> None:

@@ -735,6 +735,24 @@ def test_arguments_that_reach_the_config_through_an_object_built_from_them() -> 
     # A plain value stored next to an unrelated object is still lost.
     unrelated = source.replace("self._inner_cls(**options)", "keras.layers.Dense(4)")
     assert diagnostic(unrelated, "TFL403").args["args"] == "`inner_cfg`"
+    # A number computed from an argument does not carry it back, nor does a sublayer's field.
+    computed = layer_with(
+        """
+        def get_config(self):
+            return {**super().get_config(), "units": int(self.units * self.factor)}
+        """
+    )
+    assert diagnostic(computed, "TFL403").args["args"] == "`factor`"
+    field = layer_with(
+        """
+        def build(self, shape):
+            self.dense = keras.layers.Dense(self.units, activation=self.factor)
+
+        def get_config(self):
+            return {**super().get_config(), "units": self.dense.units}
+        """
+    )
+    assert diagnostic(field, "TFL403").args["args"] == "`factor`"
 
 
 def test_unused_optional_argument_is_not_required_in_the_config() -> None:
