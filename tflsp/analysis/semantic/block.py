@@ -37,8 +37,9 @@ class FunctionSem:
     is_async: bool
     params: tuple[str, ...]
     # Each way out of a plain function: (what it returns as a test term, the branch tests
-    # that hold on the way there); the falling-off end returns None.  Only for functions that
-    # return what a test can say (``return not tf.executing_eagerly()``, ``return True``).
+    # that hold on the way there); the falling-off end returns None.  Empty when every way
+    # out returns a constant under no test that calls anything (it says nothing about
+    # tracing), for generators, and past 8 returns.
     return_paths: tuple[tuple[Term, Guards], ...] = ()
 
 
