@@ -286,6 +286,24 @@ def test_keywords_keras3_still_reads_or_other_rules_own() -> None:
     assert hits(src, "TFL608", target="2") == []
 
 
+def test_assigning_a_removed_keras_name_or_member_is_not_using_it() -> None:
+    # Held-out keras-cv: a Keras 2 path gives tf.keras a namespace it lacks, under a
+    # negative hasattr() test; code sets a member Keras 3 removed.  Stores are not reads.
+    src = """
+    import types
+    from tensorflow import keras
+    if not hasattr(keras, "saving"):
+        keras.saving = types.SimpleNamespace()
+    keras.layers.AbstractRNNCell = keras.layers.Layer
+    cell = keras.layers.LSTMCell(4)
+    mask = cell.get_dropout_mask_for_cell
+    cell.get_dropout_mask_for_cell = None
+    base = keras.layers.AbstractRNNCell
+    """
+    assert hits(src, "TFL609") == [10]
+    assert hits(src, "TFL610") == [8]
+
+
 # -- TFL611 keras3-moved-positional-argument ---------------------------------------------------
 def test_positional_arguments_that_moved() -> None:
     src = """

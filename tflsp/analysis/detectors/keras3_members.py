@@ -24,6 +24,7 @@ from tflsp.analysis.detectors.keras3_support import (
     guarded,
     receiver,
 )
+from tflsp.analysis.detectors.migration import assigned
 from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic import values as v
@@ -96,6 +97,8 @@ def keras3_removed_members(ctx: BlockContext) -> None:
 
 def _check(ctx: BlockContext, node: ast.Attribute) -> None:
     attr = node.attr
+    if assigned(ctx, node):
+        return
     if attr in _FUNCTIONAL_MEMBERS and _may_be_functional(ctx, node.value):
         return
     if guarded(ctx, node):
