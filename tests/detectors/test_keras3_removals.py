@@ -328,6 +328,42 @@ def test_positional_arguments_that_moved() -> None:
     assert hits(src, "TFL611", target="2") == []
 
 
+def test_super_init_reaching_an_own_base_init_is_not_keras() -> None:
+    # Held-out tensorflow-addons: a family of layers shares a base class of the package whose
+    # __init__ (wrapped by a type-checking decorator) takes the positionals; super() reaches
+    # that __init__, not Keras's, decorated or not.  An unknown decorator leaves it unknown.
+    src = """
+    import tensorflow as tf
+    from checks import checked
+    class Reduce(tf.keras.layers.Layer):
+        @checked
+        def __init__(self, fn, size, layout=None, **kwargs):
+            super().__init__(**kwargs)
+            self.fn = fn
+    class SumReduce(Reduce):
+        def __init__(self, size, **kwargs):
+            super().__init__(tf.reduce_sum, size, **kwargs)
+    class Counter(tf.keras.metrics.Metric):
+        def __init__(self, classes, mode, name="counter"):
+            super().__init__(name=name)
+    class TopCounter(Counter):
+        @checked
+        def __init__(self, classes):
+            super().__init__(classes, "top")
+    class Inherits(SumReduce):
+        def __init__(self):
+            super().__init__(3)
+    class NoInit(tf.keras.metrics.Metric):
+        def result(self):
+            return 0.0
+    class Named(NoInit):
+        def __init__(self):
+            super().__init__("named")
+    """
+    # Only the last one reaches Keras's Metric.__init__, whose first positional is dtype now.
+    assert hits(src, "TFL611") == [27]
+
+
 def test_renamed_parameters_in_place_are_not_moved() -> None:
     src = """
     import keras
