@@ -456,6 +456,35 @@ def test_functional_models_keep_input_and_output_shape() -> None:
     assert hits(src, "TFL610") == [10, 10]
 
 
+def test_subclass_built_functionally_keeps_input_shape() -> None:
+    # Held-out keras-cv: model classes build their graph in __init__ and hand inputs and
+    # outputs to super().__init__; Keras 3 then inserts Functional into the class's bases,
+    # so input_shape exists there (checked on Keras 3.15), also for a subclass of theirs.
+    src = """
+    import keras
+    class Backbone(keras.Model):
+        def __init__(self, width=8, **kwargs):
+            x = keras.Input((None, 3))
+            y = keras.layers.Dense(width)(x)
+            super().__init__(inputs=x, outputs=y, **kwargs)
+        def get_config(self):
+            return {"input_shape": self.input_shape[1:]}
+    class Small(Backbone):
+        def describe(self):
+            return self.output_shape
+    class Pair(keras.Model):
+        def __init__(self, x, y):
+            super().__init__(x, y)
+    class Plain(keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+        def describe(self):
+            return self.input_shape
+    print(Small().input_shape, Pair(1, 2).output_shape, Plain().output_shape)
+    """
+    assert hits(src, "TFL610") == [20, 21]
+
+
 def test_names_the_tf_keras_shim_lacks_point_to_standalone_keras() -> None:
     # Under Keras 3, tf.keras.losses lacks mean_squared_error while keras.losses has it;
     # tf.keras.backend.experimental is a module with no keras.ops counterpart.
