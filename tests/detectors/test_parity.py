@@ -666,6 +666,41 @@ def test_tfl307_fix_removes_the_keyword_only_for_models() -> None:
     assert found(out, "TFL307") == [38]
 
 
+def test_tfl307_super_init_reaching_an_own_init_that_takes_the_shape() -> None:
+    # super().__init__(input_shape=...) in a subclass of the user's own class goes to that
+    # class's __init__, which takes the shape as a parameter of its own: not Keras's business.
+    source = """
+        import keras
+
+        class Backbone(keras.Model):
+            def __init__(self, input_shape=(None, 3), **kwargs):
+                x = keras.Input(input_shape)
+                super().__init__(inputs=x, outputs=keras.layers.Dense(2)(x), **kwargs)
+
+        class Small(Backbone):
+            def __init__(self, **kwargs):
+                super().__init__(input_shape=(None, 4), **kwargs)
+
+        class Block(keras.layers.Layer):
+            def __init__(self, units, **kwargs):
+                super().__init__(**kwargs)
+                self.units = units
+
+        class Wide(Block):
+            def __init__(self):
+                super().__init__(8, input_shape=(3,))
+
+        class Blocky(Block):
+            pass
+
+        class Wider(Blocky):
+            def __init__(self):
+                super().__init__(8, input_dim=3)
+    """
+    # Block forwards **kwargs to Keras's Layer.__init__: Wide and Wider still reach Keras.
+    assert found(source, "TFL307") == [20, 27]
+
+
 # -- TFL606 deprecated-argument -----------------------------------------------------------------
 ARGUMENTS = """
     import tensorflow as tf
