@@ -286,6 +286,24 @@ def test_keywords_keras3_still_reads_or_other_rules_own() -> None:
     assert hits(src, "TFL608", target="2") == []
 
 
+def test_assigning_a_removed_keras_name_or_member_is_not_using_it() -> None:
+    # Held-out keras-cv: a Keras 2 path gives tf.keras a namespace it lacks, under a
+    # negative hasattr() test; code sets a member Keras 3 removed.  Stores are not reads.
+    src = """
+    import types
+    from tensorflow import keras
+    if not hasattr(keras, "saving"):
+        keras.saving = types.SimpleNamespace()
+    keras.layers.AbstractRNNCell = keras.layers.Layer
+    cell = keras.layers.LSTMCell(4)
+    mask = cell.get_dropout_mask_for_cell
+    cell.get_dropout_mask_for_cell = None
+    base = keras.layers.AbstractRNNCell
+    """
+    assert hits(src, "TFL609") == [10]
+    assert hits(src, "TFL610") == [8]
+
+
 # -- TFL611 keras3-moved-positional-argument ---------------------------------------------------
 def test_positional_arguments_that_moved() -> None:
     src = """
@@ -308,6 +326,42 @@ def test_positional_arguments_that_moved() -> None:
     assert 'model.compile("adam", "mse", metrics=["mae"])' in out
     assert 'self.add_weight(name="w", shape=(shape[-1],))' in out
     assert hits(src, "TFL611", target="2") == []
+
+
+def test_super_init_reaching_an_own_base_init_is_not_keras() -> None:
+    # Held-out tensorflow-addons: a family of layers shares a base class of the package whose
+    # __init__ (wrapped by a type-checking decorator) takes the positionals; super() reaches
+    # that __init__, not Keras's, decorated or not.  An unknown decorator leaves it unknown.
+    src = """
+    import tensorflow as tf
+    from checks import checked
+    class Reduce(tf.keras.layers.Layer):
+        @checked
+        def __init__(self, fn, size, layout=None, **kwargs):
+            super().__init__(**kwargs)
+            self.fn = fn
+    class SumReduce(Reduce):
+        def __init__(self, size, **kwargs):
+            super().__init__(tf.reduce_sum, size, **kwargs)
+    class Counter(tf.keras.metrics.Metric):
+        def __init__(self, classes, mode, name="counter"):
+            super().__init__(name=name)
+    class TopCounter(Counter):
+        @checked
+        def __init__(self, classes):
+            super().__init__(classes, "top")
+    class Inherits(SumReduce):
+        def __init__(self):
+            super().__init__(3)
+    class NoInit(tf.keras.metrics.Metric):
+        def result(self):
+            return 0.0
+    class Named(NoInit):
+        def __init__(self):
+            super().__init__("named")
+    """
+    # Only the last one reaches Keras's Metric.__init__, whose first positional is dtype now.
+    assert hits(src, "TFL611") == [27]
 
 
 def test_renamed_parameters_in_place_are_not_moved() -> None:
@@ -400,6 +454,35 @@ def test_functional_models_keep_input_and_output_shape() -> None:
     print(Sub().input_shape, keras.layers.Dense(2).output_shape)
     """
     assert hits(src, "TFL610") == [10, 10]
+
+
+def test_subclass_built_functionally_keeps_input_shape() -> None:
+    # Held-out keras-cv: model classes build their graph in __init__ and hand inputs and
+    # outputs to super().__init__; Keras 3 then inserts Functional into the class's bases,
+    # so input_shape exists there (checked on Keras 3.15), also for a subclass of theirs.
+    src = """
+    import keras
+    class Backbone(keras.Model):
+        def __init__(self, width=8, **kwargs):
+            x = keras.Input((None, 3))
+            y = keras.layers.Dense(width)(x)
+            super().__init__(inputs=x, outputs=y, **kwargs)
+        def get_config(self):
+            return {"input_shape": self.input_shape[1:]}
+    class Small(Backbone):
+        def describe(self):
+            return self.output_shape
+    class Pair(keras.Model):
+        def __init__(self, x, y):
+            super().__init__(x, y)
+    class Plain(keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+        def describe(self):
+            return self.input_shape
+    print(Small().input_shape, Pair(1, 2).output_shape, Plain().output_shape)
+    """
+    assert hits(src, "TFL610") == [20, 21]
 
 
 def test_names_the_tf_keras_shim_lacks_point_to_standalone_keras() -> None:

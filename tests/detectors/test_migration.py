@@ -275,6 +275,25 @@ def test_keras_backend_depends_on_which_keras() -> None:
     assert hits(legacy, "TFL602", "3") == []
 
 
+def test_assigning_a_missing_name_is_not_using_it() -> None:
+    # Held-out keras-cv and tensorflow-model-optimization style shims: a package patches a
+    # name that is missing back onto a module.  The store is not a read; a read (and `+=`,
+    # which reads first) of a removed name is still one, and so is `del` (AttributeError).
+    src = """
+    import keras
+    import tensorflow as tf
+    keras.backend.mean = keras.ops.mean
+    tf.Session = tf.compat.v1.Session
+    x = keras.backend.mean
+    y = tf.Session
+    tf.to_float += 1
+    keras.backend.placeholder += 1
+    del tf.log
+    """
+    assert hits(src, "TFL602") == [6, 9]
+    assert hits(src, "TFL601") == [7, 8, 10]
+
+
 def test_list_physical_devices_is_not_deprecated() -> None:
     src = """
     import tensorflow as tf

@@ -33,7 +33,7 @@ from tflsp.analysis.detectors.keras3_support import (
     keras_root,
     raw_name,
 )
-from tflsp.analysis.detectors.migration import chain_root, is_outermost
+from tflsp.analysis.detectors.migration import assigned, chain_root, is_outermost
 from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic import values as v
@@ -210,6 +210,8 @@ def keras3_missing_names(ctx: BlockContext) -> None:
                 continue
             found = Missing("TFL609", found.name, "gone")
         target = _strip(node, name, found.name)
+        if assigned(ctx, target):
+            continue
         _report(ctx, target, found, _chain_fix(ctx, target, head, root, found))
     _imports(ctx, version)
 

@@ -63,6 +63,16 @@ def is_outermost(ctx: BlockContext, node: ast.Attribute) -> bool:
     return not (isinstance(parent, ast.Attribute) and parent.value is node)
 
 
+def assigned(ctx: BlockContext, node: ast.expr) -> bool:
+    """``node`` is only written (``mod.name = ...``): giving a module or object a name it lacks
+    is no use of that name.  ``+=`` reads it first and ``del`` fails on a missing one."""
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and not isinstance(ctx.index.parent(node), ast.AugAssign)
+    )
+
+
 def raw_target(ctx: BlockContext, expr: ast.expr) -> str | None:
     """The dotted target before Keras spellings are merged (``tensorflow.keras.backend.mean``)."""
     text = dotted(expr)
@@ -104,6 +114,8 @@ def tf1_removed_api(ctx: BlockContext) -> None:
         for _ in range(strip):
             if isinstance(sub, ast.Attribute):
                 sub = sub.value
+        if assigned(ctx, sub):
+            continue
         _report_removed(ctx, sub, key, entry)
     _removed_imports(ctx, version)
     _dataset_v1_methods(ctx)
@@ -338,7 +350,7 @@ def _looks_like_optimizer(ctx: BlockContext, expr: ast.expr) -> bool:
 
 
 def _keras_backend(ctx: BlockContext, node: ast.Attribute) -> None:
-    if node.attr not in kb.MISSING_IN_KERAS3:
+    if node.attr not in kb.MISSING_IN_KERAS3 or assigned(ctx, node):
         return
     raw = raw_target(ctx, node)
     if raw is None or not raw.startswith(

@@ -89,6 +89,9 @@ class SemanticFacts:
     # Names read, grouped by the top-level class whose lines hold the read ("" elsewhere):
     # whether a class is used anywhere but inside itself.
     mentions: tuple[tuple[str, frozenset[str]], ...] = ()
+    # (name, local id of the writing function) of ``global_writes`` whose every write runs
+    # only while the name is unset (``if X is None: X = ...``): created once, then left alone.
+    lazy_globals: frozenset[tuple[str, str]] = frozenset()
 
 
 EMPTY_SEMANTICS = SemanticFacts((), (), (), (), (), (), False)
@@ -178,7 +181,60 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
         flow.module.star_import,
         _timeline(index.tree.body, numbers, index.parents),
         _mentions(index.tree.body, flow.uses),
+        _lazy_globals(sem, flow.global_writes),
     )
+
+
+def _lazy_globals(
+    sem: BlockSemantics, writes: dict[str, list[ast.AST]]
+) -> frozenset[tuple[str, str]]:
+    lazy: dict[tuple[str, str], bool] = {}
+    for name, nodes in writes.items():
+        for node in nodes:
+            key = (name, sem.scope_id_of(node) or "")
+            lazy[key] = lazy.get(key, True) and _while_unset(sem, node, name)
+    return frozenset(key for key, only_once in lazy.items() if only_once)
+
+
+def _while_unset(sem: BlockSemantics, node: ast.AST, name: str) -> bool:
+    """``node`` runs only while ``name`` is None or empty: under ``if name is None:`` or
+    ``if not name:`` (alone or in an ``and``), or in the ``else`` of their opposites."""
+    child = node
+    for parent in sem.index.ancestors(node):
+        if isinstance(parent, _FUNCTIONS):
+            return False
+        if isinstance(parent, ast.If):
+            if child in parent.body and _tests(parent.test, name, unset=True):
+                return True
+            if child in parent.orelse and _tests(parent.test, name, unset=False):
+                return True
+        child = parent
+    return False
+
+
+def _tests(test: ast.expr, name: str, *, unset: bool) -> bool:
+    """``test`` holds only when ``name`` is unset (``unset``) or only when it is set."""
+    if isinstance(test, ast.BoolOp):
+        # `a and b` holds only if each holds; `a or b` is false only if each is false.
+        if isinstance(test.op, ast.And) == unset:
+            return any(_tests(value, name, unset=unset) for value in test.values)
+        return False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _tests(test.operand, name, unset=not unset)
+    if isinstance(test, ast.Name):
+        return test.id == name and not unset
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.left, ast.Name)
+        and test.left.id == name
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return isinstance(test.ops[0], ast.Is) == unset and isinstance(
+            test.ops[0], (ast.Is, ast.IsNot)
+        )
+    return False
 
 
 def _mentions(
