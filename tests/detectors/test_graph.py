@@ -1413,6 +1413,43 @@ def test_tfl108_switch_paired_with_a_switch_off_is_scoped() -> None:
     assert found(source, "TFL107") == [8, 11]
 
 
+def test_tfl108_switch_undone_by_a_registered_finalizer_is_scoped() -> None:
+    """A pytest fixture that switches eager on and registers a finalizer switching it off
+    (tensorflow-addons' test utilities) is scoped.  A finalizer read here that does not switch
+    off is still a finding; one defined in another top-level statement is not known, and
+    unknown is not a reason to report."""
+    source = """
+        import tensorflow as tf
+
+        def restore_graphs():
+            tf.config.run_functions_eagerly(False)
+
+        def fixture_with_module_finalizer(request):
+            tf.config.run_functions_eagerly(True)
+            request.addfinalizer(restore_graphs)
+
+        def fixture_with_lambda(request):
+            tf.config.run_functions_eagerly(True)
+            request.addfinalizer(lambda: tf.config.run_functions_eagerly(False))
+
+        def fixture_with_nested_finalizer(request):
+            def undo():
+                tf.config.run_functions_eagerly(False)
+
+            tf.config.run_functions_eagerly(True)
+            request.addfinalizer(undo)
+
+        def fixture_forgetting_it(request):
+            def undo():
+                print("finished")
+
+            tf.config.run_functions_eagerly(True)
+            request.addfinalizer(undo)
+            request.addfinalizer(lambda: print("done"))
+    """
+    assert found(source, "TFL108") == [26]
+
+
 def test_branches_that_say_not_traced_run_eagerly() -> None:
     """A layer's call() takes a pure-Python path only when a helper says it is not traced
     (keras-hub's preprocessing layers): that path runs eagerly, Python's random is fine

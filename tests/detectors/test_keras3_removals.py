@@ -552,3 +552,33 @@ def test_tf_losses_is_tf_keras_losses_not_tf1() -> None:
     assert first.args["name"] == "tf.losses.mean_squared_error"
     assert first.args["replacement"] == "keras.losses.mean_squared_error"
     assert (first.line, first.column, first.end_column) == (5, 8, 36)
+
+
+def test_compatibility_branches_for_older_tensorflow_are_left_alone() -> None:
+    """Imports of old Keras internals in the branches of a version test that TensorFlow 2.21
+    never takes (``Version(tf.__version__).release >= Version("2.13").release`` is true there),
+    and the ``except ImportError:`` fallback of another spelling, never run (tensorflow-addons'
+    and keras-cv's compatibility shims).  The same imports outside such branches are findings."""
+    src = """
+    import tensorflow as tf
+    from packaging.version import Version
+
+    if Version(tf.__version__).release >= Version("2.13").release:
+        from keras.src.engine import keras_tensor
+    elif Version(tf.__version__) >= Version("2.5"):
+        from keras.engine import keras_tensor
+    else:
+        from tensorflow.python.keras.engine import keras_tensor
+
+    try:
+        from keras.src.utils import tf_utils
+    except ImportError:
+        from keras.utils import tf_utils
+
+    if Version(tf.__version__).release < Version("2.13").release:
+        from keras.engine import base_layer
+    else:
+        from keras.engine import input_spec
+    """
+    assert hits(src, "TFL613") == [20]
+    assert hits(src, "TFL609") == []

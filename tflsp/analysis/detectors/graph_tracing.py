@@ -410,9 +410,12 @@ def _is_false(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
 
 
-def _switches_off(ctx: BlockContext, scope: ast.AST, after: ast.AST | None = None) -> bool:
+def _switches_off(
+    ctx: BlockContext, scope: ast.AST, after: ast.AST | None = None, depth: int = 0
+) -> bool:
     """``scope`` turns graphs back on (after ``after``, when given): a call with ``False``,
-    or ``addCleanup(tf.config.run_functions_eagerly, False)``."""
+    ``addCleanup(tf.config.run_functions_eagerly, False)``, or a clean-up it registers
+    (``addCleanup(f)``, pytest's ``request.addfinalizer(f)``) that does."""
     start = (getattr(after, "lineno", 0), getattr(after, "col_offset", 0))
     for node in ast.walk(scope):
         if not isinstance(node, ast.Call) or (node.lineno, node.col_offset) <= start:
@@ -420,15 +423,40 @@ def _switches_off(ctx: BlockContext, scope: ast.AST, after: ast.AST | None = Non
         if _is_false(_switch_flag(ctx, node)):
             return True
         func = node.func
-        if (
-            isinstance(func, ast.Attribute)
-            and func.attr in ("addCleanup", "addClassCleanup")
-            and len(node.args) == 2
-            and _is_false(node.args[1])
-            and ctx.resolve(node.args[0]) in _EAGER_SWITCHES
-        ):
+        if not (isinstance(func, ast.Attribute) and func.attr in _CLEANUPS and node.args):
+            continue
+        first = node.args[0]
+        if ctx.resolve(first) in _EAGER_SWITCHES:
+            if len(node.args) == 2 and _is_false(node.args[1]):
+                return True
+            continue
+        if depth < 2 and _cleanup_switches_off(ctx, first, depth):
             return True
     return False
+
+
+# Methods that register a function to run when a test (or fixture) ends.
+_CLEANUPS = frozenset({"addCleanup", "addClassCleanup", "addfinalizer"})
+
+
+def _cleanup_switches_off(ctx: BlockContext, cleanup: ast.expr, depth: int) -> bool:
+    """Does the registered clean-up turn graphs back on?  A lambda or a function of this
+    block is read; one defined elsewhere (another top-level statement, another file) may
+    well do it, and unknown is not a reason to report."""
+    if isinstance(cleanup, ast.Lambda):
+        return _switches_off(ctx, cleanup.body, depth=depth + 1)
+    if not isinstance(cleanup, ast.Name):
+        return False
+    local = [
+        fn
+        for kind in FUNCTION_TYPES
+        for fn in ctx.index.nodes(kind)
+        if isinstance(fn, FUNCTION_TYPES) and fn.name == cleanup.id
+    ]
+    if local:
+        return any(_switches_off(ctx, fn, depth=depth + 1) for fn in local)
+    reach = ctx.reaching(cleanup)
+    return reach is None or reach.outer
 
 
 def _switched_off_later(ctx: BlockContext, call: ast.Call) -> bool:

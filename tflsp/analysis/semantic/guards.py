@@ -74,6 +74,11 @@ class _Guards:
             return tf_version()
         if isinstance(node, ast.Name):
             return self._name(node)
+        if isinstance(node, ast.Attribute) and node.attr in ("release", "version"):
+            parsed = self.value(node.value)  # Version(...).release, LooseVersion(...).version
+            if isinstance(parsed, tuple):
+                return parsed
+            raise _Unknown
         if isinstance(node, ast.Subscript):
             return self._subscript(node)
         if isinstance(node, ast.Call):
@@ -197,7 +202,10 @@ def _release(text: str) -> tuple[int, ...]:
     found = re.match(r"\d+(?:\.\d+)*", text.strip())
     if found is None:
         raise _Unknown
-    return tuple(int(p) for p in found.group(0).split("."))
+    release = [int(p) for p in found.group(0).split(".")]
+    while len(release) > 1 and release[-1] == 0:
+        release.pop()  # 2.21.0 == 2.21, as version parsers compare them
+    return tuple(release)
 
 
 def _always_exits(body: list[ast.stmt]) -> bool:
@@ -248,23 +256,38 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 def expects_missing(index: NodeIndex, node: ast.AST) -> bool:
     """``node`` runs in a ``try`` whose handler catches a missing name or module (a TF1
-    fallback: ``try: from tensorflow.contrib import ... except ImportError: ...``)."""
+    fallback: ``try: from tensorflow.contrib import ... except ImportError: ...``), or in
+    such a handler: the fallback runs only when the preferred spelling is missing, which we
+    cannot know (``try: from keras.src.utils import x`` / ``except ImportError: from
+    keras.utils import x``)."""
     child: ast.AST = node
     for parent in index.ancestors(node):
-        if isinstance(parent, ast.Try) and child in parent.body:
-            for handler in parent.handlers:
-                caught = handler.type
-                names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
-                if any(
-                    (n.id if isinstance(n, ast.Name) else getattr(n, "attr", "")) in _MISSING
-                    for n in names
-                    if n is not None
-                ):
-                    return True
+        if (
+            isinstance(parent, ast.Try)
+            and child in parent.body
+            and any(_catches_missing(handler) for handler in parent.handlers)
+        ):
+            return True
+        if (
+            isinstance(parent, ast.ExceptHandler)
+            and child in parent.body
+            and _catches_missing(parent)
+        ):
+            return True
         if isinstance(parent, _FUNCTIONS):
             return False  # a function defined in the ``try`` runs later, outside it
         child = parent
     return False
+
+
+def _catches_missing(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any(
+        (n.id if isinstance(n, ast.Name) else getattr(n, "attr", "")) in _MISSING
+        for n in names
+        if n is not None
+    )
 
 
 def _bodies(node: ast.AST) -> list[list[ast.stmt]]:
