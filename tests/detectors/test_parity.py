@@ -369,6 +369,36 @@ def test_tfl113_rebinding_before_the_first_call_is_silent() -> None:
     assert found(source, "TFL113") == []
 
 
+
+def test_tfl113_global_a_traced_function_set_is_a_leaked_tensor() -> None:
+    # The tf.function guide's leaked-tensor section, in other words: one tf.function stores a
+    # tensor of its graph in a global through ``global``; another, traced later, reads it and
+    # captures a tensor from a graph that is gone (it raises).  One call of each is enough.
+    source = """
+        import tensorflow as tf
+        total = 0
+
+        @tf.function
+        def stash(a):
+            global total
+            total = a * 2
+            return a
+
+        stash(tf.constant(1))
+
+        @tf.function
+        def reuse(b):
+            return b + total
+
+        reuse(tf.constant(3))
+    """
+    assert found(source, "TFL113") == [15]
+    # Traced before the writer ever ran: it captured the module's plain 0.
+    assert found(source.replace("stash(tf.constant(1))", "pass"), "TFL113") == []
+    # A writer that runs eagerly (no tf.function) is a setter: stale only between two calls.
+    eager = source.replace("@tf.function\n        def stash", "def stash")
+    assert found(eager, "TFL113") == []
+
 # -- TFL114 recursive-tf-function ---------------------------------------------------------------
 def test_tfl114_direct_mutual_and_longer_chains() -> None:
     source = """

@@ -206,11 +206,15 @@ def _stale_pairs(
         last = max((p for p, _ in calls), default=None)
         # ``global g`` writes from other functions: stale when one of them runs between two
         # calls of the graph code (or at any time, when nothing here traces it).  A function
-        # that sets up its own state (``if g is None: g = ...``) does not count.
+        # that sets up its own state (``if g is None: g = ...``) does not count.  A writer that
+        # is graph code itself stores a tensor of its own trace: graph code traced after it ran
+        # captures a tensor leaked from another graph (it raises), whatever the order of calls.
         for name, ids in model.global_writers.items():
             others = [w for w in ids if w.split(".", 1)[0] != top]
             if others and (
-                first is None or any(first < p < last for w in others for p in runs.get(w, ()))  # type: ignore[operator]
+                first is None
+                or any(first < p < last for w in others for p in runs.get(w, ()))  # type: ignore[operator]
+                or any(p < last for w in others if w in graph.graph for p in runs.get(w, ()))  # type: ignore[operator]
             ):
                 out.add((top, name))
     # Names bound once never change.  The others, by where they are bound (positions in
