@@ -36,6 +36,10 @@ class ImportedNames(Protocol):
         """Whether an imported Keras class is registered for deserialisation, None: not a
         workspace class (or not known)."""
 
+    def registers(self, qualname: str) -> bool:
+        """Whether an imported function or class registers the classes it decorates (an
+        export decorator wrapping ``register_keras_serializable``)."""
+
     def kind(self, name: str, flavor: str) -> str | None: ...
 
     def returns(self, name: str, flavor: str) -> str | None: ...
