@@ -369,7 +369,6 @@ def test_tfl113_rebinding_before_the_first_call_is_silent() -> None:
     assert found(source, "TFL113") == []
 
 
-
 def test_tfl113_global_a_traced_function_set_is_a_leaked_tensor() -> None:
     # The tf.function guide's leaked-tensor section, in other words: one tf.function stores a
     # tensor of its graph in a global through ``global``; another, traced later, reads it and
@@ -398,6 +397,7 @@ def test_tfl113_global_a_traced_function_set_is_a_leaked_tensor() -> None:
     # A writer that runs eagerly (no tf.function) is a setter: stale only between two calls.
     eager = source.replace("@tf.function\n        def stash", "def stash")
     assert found(eager, "TFL113") == []
+
 
 # -- TFL114 recursive-tf-function ---------------------------------------------------------------
 def test_tfl114_direct_mutual_and_longer_chains() -> None:
