@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.block import CallSem
-from tflsp.analysis.semantic.model import ModuleModel, _last_before, qualname_of
+from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.terms import Term
 
 # Positional parameters, in order (Keras 3.15 and tf-keras 2.21 agree on these prefixes).
@@ -178,12 +178,10 @@ def origins(model: ModuleModel, term: Term, block: int, depth: int = 0) -> list[
 
 def _entry_origins(model: ModuleModel, name: str, block: int, depth: int) -> list[Origin] | None:
     model.entry(block, name)  # records that this answer depends on the name's bindings
-    exports = model._exports.get(name)
-    blocks = model._export_blocks.get(name, ())
-    j = _last_before(blocks, block)
-    if exports is None or j is None or model._global_writes.get(name):
+    binding = model.binding_before(name, block)
+    if binding is None or name in model.global_writers:
         return None
-    k, term, definite = exports[j]
+    k, term, definite = binding
     found = origins(model, term, k, depth + 1)
     if found is None or definite:
         return found
@@ -195,10 +193,10 @@ def _global_origins(model: ModuleModel, name: str, block: int, depth: int) -> li
     """A module name read by a function: followed when the module binds it once only (the
     function may run before or after any other binding)."""
     model.global_value(block, name)  # records the dependency
-    bindings = model._bindings.get(name)
-    if not bindings or len(bindings) != 1 or model._global_writes.get(name):
+    binding = model.only_binding(name)
+    if binding is None:
         return None
-    k, term = bindings[0]
+    k, term = binding
     return origins(model, term, k, depth + 1)
 
 

@@ -182,10 +182,7 @@ Key = tuple[int, "str | None", Term]
 def _export(model: ModuleModel, name: str, block: int) -> tuple[int, Term] | None:
     """The term a module name surely holds at the start of ``block`` (None: maybe several)."""
     model.evaluator.touch_name(name)
-    last: tuple[int, Term, bool] | None = None
-    for found in model._exports.get(name, ()):
-        if found[0] < block:
-            last = found
+    last = model.binding_before(name, block)
     if last is None or not last[2]:
         return None
     model.evaluator.touch(last[0])
@@ -213,11 +210,10 @@ def resolve(
 def _only_binding(model: ModuleModel, name: str) -> tuple[int, Term] | None:
     """A module name read by a function when it runs: known when the module binds it once."""
     model.evaluator.touch_name(name)
-    bindings = model._bindings.get(name, ())
-    if len(bindings) != 1 or model._global_writes.get(name):
-        return None
-    model.evaluator.touch(bindings[0][0])
-    return bindings[0]
+    binding = model.only_binding(name)
+    if binding is not None:
+        model.evaluator.touch(binding[0])
+    return binding
 
 
 def qualname(model: ModuleModel, term: Term, block: int) -> str | None:
