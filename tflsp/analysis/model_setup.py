@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tflsp.analysis.facts import semantics_of
+from tflsp.analysis.fit_calls import argument
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.registry import module_fact
 from tflsp.analysis.semantic import values as v
@@ -113,15 +114,6 @@ class Site:
     maybe: bool = False  # under an ``if``/``try``/loop of its scope: may not run, or run again
 
 
-def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
-    for kw in call.keywords:
-        if kw.arg == name:
-            return kw.value
-    if len(call.args) > position and not any(isinstance(a, ast.Starred) for a in call.args):
-        return call.args[position]
-    return None
-
-
 _METHODS = frozenset({"add", "fit", "evaluate", "compile"})
 
 
@@ -134,7 +126,7 @@ def _extract(index: NodeIndex) -> Hashable:
         if not isinstance(func, ast.Attribute) or func.attr not in _METHODS:
             continue
         if func.attr == "add":
-            layer = _argument(call, 0, "layer")
+            layer = argument(call, "add", "layer")
             arg = terms.expr(layer) if layer is not None else None
             data = None
         elif func.attr == "compile":
@@ -143,8 +135,8 @@ def _extract(index: NodeIndex) -> Hashable:
             arg = terms.expr(loss) if loss is not None else None
             data = terms.expr(metrics) if metrics is not None else None
         else:
-            labels = _argument(call, 1, "y")
-            first = _argument(call, 0, "x")
+            labels = argument(call, func.attr, "y")
+            first = argument(call, func.attr, "x")
             arg = terms.expr(labels) if labels is not None else None
             data = terms.expr(first) if first is not None else None
         method = "fit" if func.attr == "evaluate" else func.attr
@@ -529,8 +521,7 @@ def metric_of(model: ModuleModel, term: Term, block: int) -> Metric | None:
 
 def compile_argument(call: ast.Call, name: str) -> ast.expr | None:
     """``compile(optimizer, loss, metrics, ...)``: an argument by name or position."""
-    position = {"optimizer": 0, "loss": 1, "metrics": 2}[name]
-    return _argument(call, position, name)
+    return argument(call, "compile", name)
 
 
 def compile_sites(summary: Any) -> list[tuple[int, Site]]:
