@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.api import KERAS_DATASET_UTILITIES
 from tflsp.analysis.semantic.block import CallSem
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.terms import Term
@@ -317,18 +318,6 @@ _UNBATCHED_SOURCES = frozenset(
         "tensorflow.data.experimental.CsvDataset",
     }
 )
-# Keras utilities that batch (batch_size defaults to 32; batch_size=None yields single ones).
-_BATCHING_UTILITIES = frozenset(
-    {
-        "keras.utils.image_dataset_from_directory",
-        "keras.utils.text_dataset_from_directory",
-        "keras.utils.audio_dataset_from_directory",
-        "keras.utils.timeseries_dataset_from_array",
-        "keras.preprocessing.image_dataset_from_directory",
-        "keras.preprocessing.text_dataset_from_directory",
-        "keras.preprocessing.timeseries_dataset_from_array",
-    }
-)
 
 
 def pipeline(ctx: BlockContext, expr: ast.AST) -> Pipeline | None:
@@ -381,7 +370,7 @@ def _pipeline(model: ModuleModel, term: Term, block: int, depth: int) -> Pipelin
                 except (TypeError, ValueError):
                     size = None
         return Pipeline(False, size, False)
-    if name in _BATCHING_UTILITIES:
+    if name in KERAS_DATASET_UTILITIES:  # batched unless batch_size=None
         batch = kwargs.get("batch_size")
         return Pipeline(not (batch is not None and term_is_none(batch)), None, False)
     if name == "tensorflow.data.Dataset.zip":
