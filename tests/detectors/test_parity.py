@@ -392,6 +392,9 @@ def test_tfl113_global_a_traced_function_set_is_a_leaked_tensor() -> None:
         reuse(tf.constant(3))
     """
     assert found(source, "TFL113") == [15]
+    (diag,) = diagnostics(source, "TFL113")
+    assert diag.message_id == "leaked" and dict(diag.args)["writer"] == "stash"
+    renders(diag)
     # Traced before the writer ever ran: it captured the module's plain 0.
     assert found(source.replace("stash(tf.constant(1))", "pass"), "TFL113") == []
     # A writer that runs eagerly (no tf.function) is a setter: stale only between two calls.
