@@ -20,6 +20,7 @@ from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.graph import GraphMap, callees
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
+from tflsp.analysis.semantic.terms import Term
 
 Position = tuple[int, int]  # (block, event number)
 _RUNS_MODEL = frozenset(
@@ -33,6 +34,7 @@ _RUNS_MODEL = frozenset(
         "__call__",
     }
 )
+_TRACES_MODEL = _RUNS_MODEL - {"__call__"}
 _KERAS_GRAPH = ("call", "train_step", "test_step", "predict_step", "compute_loss")
 
 
@@ -40,16 +42,31 @@ def _started(model: ModuleModel, block: int, index: int) -> tuple[str, ...]:
     """Local functions a module-level call starts directly."""
     model.evaluator.touch(block)
     call = model.blocks[block].calls[index]
+    if call.args and _symbolic(model, block, call.args[0]):
+        # Building a functional model: the layer's call runs once on KerasTensors, and no
+        # later call reuses that run (an eager call runs it again, fit/predict trace anew).
+        return ()
     out = set(callees(model, block, call))
     func = call.func
     if func.tag == "attr" and func.args[1] in _RUNS_MODEL:
         for value in model.value(func.args[0], block):
-            if value.kind == v.INSTANCE and value.is_local:
+            if value.kind != v.INSTANCE:
+                continue
+            classes = {value.local_id} if value.is_local else set()
+            if func.args[1] in _TRACES_MODEL:
+                # fit/predict/... trace the graph of every local layer the model was built
+                # from (a functional or Sequential model holds them).
+                classes.update(c for c in value.contents if c in model.classes)
+            for cls in classes:
                 for name in _KERAS_GRAPH:
-                    method = model.method(value.local_id, name)
+                    method = model.method(cls, name)
                     if method is not None:
                         out.add(method)
     return tuple(sorted(out))
+
+
+def _symbolic(model: ModuleModel, block: int, term: Term) -> bool:
+    return v.all_of(model.value(term, block), lambda x: x.kind == v.KERAS_TENSOR)
 
 
 _EAGER_SWITCHES = frozenset(
