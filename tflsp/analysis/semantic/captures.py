@@ -3,9 +3,13 @@
 A tf.function freezes the Python values it reads when it is traced.  Reading a module name is a
 pitfall only when the name is bound again *between* a call that traces the graph and a later
 call that reuses the trace (or in a loop that also calls it), or when another function writes
-it through ``global`` (a setter that runs at any time, also from other modules).  Calls are resolved by value in module order, so a
-notebook that redefines ``train_step`` per section calls each definition only where it is
-defined; running a Keras model (calling it, ``fit``, ``predict``...) runs its graph methods.
+it through ``global`` (a setter that runs at any time, also from other modules; a tf.function
+that does so stores a tensor of its own graph, which any graph code traced later captures).
+Calls are resolved by value in module order, so a notebook that redefines ``train_step`` per
+section calls each definition only where it is defined; running a Keras model (calling it,
+``fit``, ``predict``...) runs its graph methods, and ``fit``/``predict``... of a functional or
+Sequential model those of the local layers it holds.  Building a functional model (a layer
+called on a KerasTensor) traces nothing a later call reuses.
 
 The answer is per top-level definition: ``(top-level id, name)`` pairs.
 """
