@@ -301,6 +301,40 @@ def test_tfl104_skips_variables_which_are_tfl110() -> None:
     assert found(source, "TFL110") == [10]
 
 
+def test_tfl104_counter_that_only_names_ops() -> None:
+    # tensorflow-recommenders' TPU embedding: a per-trace call number tags the ops of one
+    # layer call for a graph rewrite; changing only while tracing is what it is for.
+    source = """
+        import tensorflow as tf
+
+        class Lookup(tf.keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self._calls = 0
+
+            def call(self, ids):
+                self._calls += 1
+                tag = "lookup_{}".format(self._calls)
+                sent = self._send(ids, name=tag)
+
+                def received(x):
+                    return tf.identity(x, name=tag + "_out")
+
+                return received(sent)
+
+            def _send(self, ids, name):
+                with tf.name_scope(f"send{self._calls}"):
+                    return tf.identity(ids, name=name)
+    """
+    assert found(source, "TFL104") == []
+    # The number also scales a value: then it matters that it changes only while tracing.
+    scaled = source.replace("return received(sent)", "return received(sent) * self._calls")
+    assert found(scaled, "TFL104") == [10]
+    # The tag reaches something other than a name.
+    printed = source.replace("return received(sent)", "print(tag)\n        return received(sent)")
+    assert found(printed, "TFL104") == [10]
+
+
 # -- TFL105 python-random-in-graph ---------------------------------------------------------
 def test_tfl105_python_and_numpy_random_with_aliases() -> None:
     source = """
@@ -1225,6 +1259,39 @@ def test_tfl106_made_per_call_when_options_come_from_the_call_or_reused_inside()
             return post(boxes)
     """
     assert found(source, "TFL106") == []
+
+
+def test_tfl106_made_per_call_and_reused_by_a_comprehension_inside() -> None:
+    # tf-models' nhnet test helper: one tf.function per helper call (each call gets another
+    # model), called for every batch by a comprehension in the same call.
+    source = """
+        import tensorflow as tf
+
+        def forward(model, inputs, batch_size):
+            dataset = tf.data.Dataset.from_tensor_slices(inputs).batch(batch_size)
+
+            @tf.function
+            def step(inputs):
+                return model(inputs, training=False)
+
+            return [step(inputs) for inputs in dataset]
+
+        def once(model, inputs):
+            @tf.function
+            def step(x):
+                return model(x)
+
+            return [step(inputs)][0]
+
+        def iterated(model, inputs):
+            @tf.function
+            def step(x):
+                return model(x)
+
+            return [y for y in step(inputs)]
+    """
+    # The iterable of a comprehension's first ``for`` is evaluated once.
+    assert found(source, "TFL106") == [14, 21]
 
 
 def test_tfl115_layer_loops_in_traced_code_and_consumed_tensors() -> None:

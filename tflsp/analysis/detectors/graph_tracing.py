@@ -198,15 +198,33 @@ def _report_creation(
         return
     if _depends_on(ctx, anchor, outer):
         return  # real-code-findings M9: it must be made anew for each call of ``outer``
-    if len(calls) > 1:
+    if len(calls) > 1 or any(_repeats_within(ctx, c, outer) for c in calls):
         return  # made once per call of ``outer`` and reused inside it
-    if any(_innermost_loop(ctx, c) is None and _forwards_parameters(c, outer) for c in calls):
+    if any(_forwards_parameters(c, outer) for c in calls):
         ctx.report(
             "TFL106",
             node,
             message="created_per_call",
             args={"function": display, "outer": outer.name},
         )
+
+
+def _repeats_within(ctx: BlockContext, call: ast.Call, outer: ast.AST) -> bool:
+    """Does ``call`` run repeatedly within one run of ``outer``: in a loop or a comprehension
+    (not the iterable of its first ``for``, which is evaluated once)?"""
+    child: ast.AST = call
+    below: ast.AST | None = None  # the child's own child on the way up
+    for parent in ctx.index.ancestors(call):
+        if parent is outer:
+            return False
+        if isinstance(parent, _LOOPS) and child is not getattr(parent, "iter", None):
+            return True
+        if isinstance(parent, _COMPREHENSIONS) and not (
+            child is parent.generators[0] and below is parent.generators[0].iter
+        ):
+            return True
+        below, child = child, parent
+    return False
 
 
 def _runs_once_or_unknown(ctx: BlockContext, outer: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
