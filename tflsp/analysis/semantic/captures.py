@@ -46,11 +46,11 @@ def _started(model: ModuleModel, block: int, index: int) -> tuple[str, ...]:
     """Local functions a module-level call starts directly."""
     model.evaluator.touch(block)
     call = model.blocks[block].calls[index]
-    if call.args and _symbolic(model, block, call.args[0]):
+    out = set(callees(model, block, call))
+    if out and call.args and _symbolic(model, block, call.args[0]):
         # Building a functional model: the layer's call runs once on KerasTensors, and no
         # later call reuses that run (an eager call runs it again, fit/predict trace anew).
         return ()
-    out = set(callees(model, block, call))
     func = call.func
     if func.tag == "attr" and func.args[1] in _RUNS_MODEL:
         for value in model.value(func.args[0], block):
