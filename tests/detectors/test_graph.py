@@ -1355,6 +1355,138 @@ def test_tfl108_eager_functions_switched_back_off() -> None:
     assert [line for line, _ in lint(source, "TFL108")] == [6]
 
 
+def test_tfl108_switch_paired_with_a_switch_off_is_scoped() -> None:
+    """A test class that turns eager execution on in setUp and off in tearDown leaves nothing
+    on (tf-agents' PPO tests); so do try/finally, a fixture that yields, a later ``False`` and
+    ``addCleanup``.  A setUp without its switch-off stays a finding."""
+    source = """
+        import unittest
+        import tensorflow as tf
+
+        class EagerCase(unittest.TestCase):
+            def setUp(self):
+                super().setUp()
+                tf.config.experimental_run_functions_eagerly(True)
+
+            def tearDown(self):
+                tf.config.experimental_run_functions_eagerly(False)
+                super().tearDown()
+
+        class ClassWide(unittest.TestCase):
+            @classmethod
+            def setUpClass(cls):
+                tf.config.run_functions_eagerly(True)
+
+            @classmethod
+            def tearDownClass(cls):
+                tf.config.run_functions_eagerly(run_eagerly=False)
+
+        class Cleaned(unittest.TestCase):
+            def setUp(self):
+                tf.config.run_functions_eagerly(True)
+                self.addCleanup(tf.config.run_functions_eagerly, False)
+
+        def inspect_eagerly(step):
+            tf.config.run_functions_eagerly(True)
+            try:
+                return step()
+            finally:
+                tf.config.run_functions_eagerly(False)
+
+        def eager_fixture():
+            tf.config.run_functions_eagerly(True)
+            yield
+            tf.config.run_functions_eagerly(False)
+
+        class LeftOn(unittest.TestCase):
+            def setUp(self):
+                tf.config.run_functions_eagerly(True)
+
+            def tearDown(self):
+                tf.config.run_functions_eagerly(True)
+
+        def switch_back_first():
+            tf.config.run_functions_eagerly(False)
+            tf.config.run_functions_eagerly(True)
+    """
+    assert found(source, "TFL108") == [42, 45, 49]
+    assert found(source, "TFL107") == [8, 11]
+
+
+def test_branches_that_say_not_traced_run_eagerly() -> None:
+    """A layer's call() takes a pure-Python path only when a helper says it is not traced
+    (keras-hub's preprocessing layers): that path runs eagerly, Python's random is fine
+    there.  The helper may test tf.executing_eagerly()/tf.inside_function() itself or call
+    another helper; a test that says nothing about tracing keeps the path in the graph."""
+    source = """
+        import random
+        import keras
+        import tensorflow as tf
+
+        def traced():
+            if tf is None:
+                return False
+            return not tf.executing_eagerly()
+
+        class Masker(keras.layers.Layer):
+            def _graph_path(self):
+                if traced():
+                    return True
+                if self.python_ok:
+                    return False
+                return True
+
+            def call(self, x):
+                if self._graph_path():
+                    return self._call_tf(x)
+                return self._call_python(x)
+
+            def _call_tf(self, x):
+                return x
+
+            def _call_python(self, x):
+                return x + random.random()
+
+        class Eager(keras.layers.Layer):
+            def call(self, x):
+                if not tf.inside_function():
+                    return self._python(x)
+                return x
+
+            def _python(self, x):
+                return x + random.random()
+
+        class Unknown(keras.layers.Layer):
+            def call(self, x):
+                if self.fast:
+                    return self._python(x)
+                return x
+
+            def _python(self, x):
+                return x + random.random()
+    """
+    assert found(source, "TFL105") == [46]
+
+
+def test_an_eager_only_branch_inside_a_tf_function_is_not_graph_code() -> None:
+    """Inside a tf.function, ``if not tf.inside_function():`` never runs while traced (the
+    body only runs under run_functions_eagerly), so Python printing there is not TFL101."""
+    source = """
+        import tensorflow as tf
+
+        @tf.function
+        def step(x):
+            if not tf.inside_function():
+                print("eager value", x)
+            if tf.executing_eagerly():
+                print("eager again", x)
+            else:
+                print("traced", x)
+            return x
+    """
+    assert found(source, "TFL101") == [11]
+
+
 # -- what runs as a graph: map functions of a receiver the model cannot type ----------------
 def test_bound_method_mapped_with_tf_data_keywords_is_graph_code() -> None:
     # tf-models' WMT loader, paraphrased: a pipeline method receives ``dataset`` as a parameter

@@ -385,11 +385,70 @@ def _debug_guarded(ctx: BlockContext, node: ast.AST) -> bool:
     return False
 
 
+# A test fixture's set-up method and the tear-down method that always runs after it.
+_TEARDOWNS = {
+    "setUp": "tearDown",
+    "asyncSetUp": "asyncTearDown",
+    "setUpClass": "tearDownClass",
+    "setup_method": "teardown_method",
+    "setup_class": "teardown_class",
+}
+
+
+def _switch_flag(ctx: BlockContext, call: ast.Call) -> ast.expr | None:
+    """The flag a ``run_functions_eagerly`` call passes (None: not such a call)."""
+    func = call.func
+    if last_name(func) not in _SWITCH_NAMES or ctx.resolve(func) not in _EAGER_SWITCHES:
+        return None
+    if call.args:
+        return call.args[0]
+    kw = ctx.keyword(call, "run_eagerly")
+    return kw.value if kw is not None else None
+
+
+def _is_false(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
+def _switches_off(ctx: BlockContext, scope: ast.AST, after: ast.AST | None = None) -> bool:
+    """``scope`` turns graphs back on (after ``after``, when given): a call with ``False``,
+    or ``addCleanup(tf.config.run_functions_eagerly, False)``."""
+    start = (getattr(after, "lineno", 0), getattr(after, "col_offset", 0))
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call) or (node.lineno, node.col_offset) <= start:
+            continue
+        if _is_false(_switch_flag(ctx, node)):
+            return True
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("addCleanup", "addClassCleanup")
+            and len(node.args) == 2
+            and _is_false(node.args[1])
+            and ctx.resolve(node.args[0]) in _EAGER_SWITCHES
+        ):
+            return True
+    return False
+
+
 def _switched_off_later(ctx: BlockContext, call: ast.Call) -> bool:
-    """Module code turns graphs back on after this switch (real-code-findings M7)."""
-    if ctx.index.enclosing_function(call) is not None:
+    """The switch is scoped: module code turns graphs back on after it (real-code-findings
+    M7), or so does its own function later (``try``/``finally``, a fixture after its
+    ``yield``), or the tear-down paired with the set-up method it sits in (tf-agents' tests
+    switch eager execution on in ``setUp`` and off in ``tearDown``)."""
+    fn = ctx.index.enclosing_function(call)
+    if fn is None:
+        return bool(ctx.summary.eager_switches.get(ctx.block_key))
+    if _switches_off(ctx, fn, after=call):
+        return True
+    teardown = _TEARDOWNS.get(getattr(fn, "name", ""))
+    owner = ctx.index.parent(fn)
+    if teardown is None or not isinstance(owner, ast.ClassDef):
         return False
-    return bool(ctx.summary.eager_switches.get(ctx.block_key))
+    return any(
+        isinstance(stmt, FUNCTION_TYPES) and stmt.name == teardown and _switches_off(ctx, stmt)
+        for stmt in owner.body
+    )
 
 
 def _drop_keyword(ctx: BlockContext, call: ast.Call, kw: ast.keyword) -> Edit:
@@ -421,10 +480,7 @@ def eager_debug_left_on(ctx: BlockContext) -> None:
             continue
         name = ctx.resolve(func)
         if name in _EAGER_SWITCHES:
-            flag = call.args[0] if call.args else None
-            if flag is None:
-                kw = ctx.keyword(call, "run_eagerly")
-                flag = kw.value if kw is not None else None
+            flag = _switch_flag(ctx, call)
             if (
                 _is_true(flag)
                 and not _debug_guarded(ctx, call)

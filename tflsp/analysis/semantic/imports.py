@@ -40,6 +40,10 @@ class ImportedNames(Protocol):
         """Whether an imported function or class registers the classes it decorates (an
         export decorator wrapping ``register_keras_serializable``)."""
 
+    def trace_test(self, qualname: str) -> frozenset[str] | None:
+        """What calling an imported function (or ``Class.method``) says about being traced
+        (:mod:`tflsp.analysis.semantic.traced`), None when nothing is known."""
+
     def kind(self, name: str, flavor: str) -> str | None: ...
 
     def returns(self, name: str, flavor: str) -> str | None: ...
