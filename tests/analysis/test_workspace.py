@@ -205,6 +205,75 @@ def test_import_cycle(tmp_path: Path) -> None:
     assert codes_in(pkg, "a.py") == []
 
 
+# An export decorator of the package's own, in the shape of keras-hub's (paraphrased): a class,
+# defined one way or another depending on an optional import, whose ``__call__`` hands the
+# decorated class to a helper that registers it.
+EXPORTS = """\
+    import keras
+
+    try:
+        import naming
+    except ImportError:
+        naming = None
+
+
+    def _register(symbol):
+        keras.saving.register_keras_serializable(package="pkg")(symbol)
+
+
+    if naming:
+
+        class export(naming.export):
+            def __call__(self, symbol):
+                _register(symbol)
+                return super().__call__(symbol)
+
+    else:
+
+        class export:
+            def __init__(self, path):
+                self.path = path
+
+            def __call__(self, symbol):
+                _register(symbol)
+                return symbol
+
+
+    def just_names(path):
+        def wrap(symbol):
+            return symbol
+
+        return wrap
+    """
+
+CONFIGLESS = """\
+    import keras
+    from pkg.exports import {decorator}
+
+
+    @{decorator}("pkg.Wrapped")
+    class Wrapped(keras.layers.Layer):
+        def __init__(self, inner, **kwargs):
+            super().__init__(**kwargs)
+            self.inner = inner
+
+        def call(self, x):
+            return self.inner(x)
+    """
+
+
+def test_an_imported_decorator_that_registers_registers(tmp_path: Path) -> None:
+    # A registered class is meant to be rebuilt from its config: without get_config, its
+    # layer argument cannot be rebuilt (TFL402).  A decorator that only records names is not one.
+    pkg = package(
+        tmp_path,
+        exports=EXPORTS,
+        scale=CONFIGLESS.format(decorator="export"),
+        named=CONFIGLESS.format(decorator="just_names"),
+    )
+    assert [(f, code) for f, _, code in findings(pkg)] == [("scale.py", "TFL402")]
+
+
 # -- the CLI cache -------------------------------------------------------------------------
 def test_cli_cache_entry_follows_the_imported_file(tmp_path: Path) -> None:
     pkg = package(tmp_path, train=RETRACE.format(imports="from .layers import step", call="step"))

@@ -1522,3 +1522,24 @@ def test_an_eager_only_branch_inside_a_tf_function_is_not_graph_code() -> None:
             return x
     """
     assert found(source, "TFL101") == [11]
+
+
+# -- what runs as a graph: map functions of a receiver the model cannot type ----------------
+def test_bound_method_mapped_with_tf_data_keywords_is_graph_code() -> None:
+    # tf-models' WMT loader, paraphrased: a pipeline method receives ``dataset`` as a parameter
+    # (its kind is unknown) and maps a bound method of its own class over it; the tf.data-only
+    # keyword says it is a Dataset.map, so the method is traced and its print runs once.
+    source = """
+        import tensorflow as tf
+
+        class Loader:
+            def _parse(self, record):
+                print(record)
+                return record
+
+            def build(self, dataset):
+                return dataset.map(self._parse, num_parallel_calls=tf.data.AUTOTUNE)
+    """
+    assert found(source, "TFL101") == [6]
+    # Without a keyword only tf.data takes, ``.map`` of an unknown receiver stays unknown.
+    assert found(source.replace(", num_parallel_calls=tf.data.AUTOTUNE", ""), "TFL101") == []

@@ -444,6 +444,71 @@ def test_tfl113_rebinding_before_the_first_call_is_silent() -> None:
     assert found(source, "TFL113") == []
 
 
+def test_tfl113_global_a_traced_function_set_is_a_leaked_tensor() -> None:
+    # The tf.function guide's leaked-tensor section, in other words: one tf.function stores a
+    # tensor of its graph in a global through ``global``; another, traced later, reads it and
+    # captures a tensor from a graph that is gone (it raises).  One call of each is enough.
+    source = """
+        import tensorflow as tf
+        total = 0
+
+        @tf.function
+        def stash(a):
+            global total
+            total = a * 2
+            return a
+
+        stash(tf.constant(1))
+
+        @tf.function
+        def reuse(b):
+            return b + total
+
+        reuse(tf.constant(3))
+    """
+    assert found(source, "TFL113") == [15]
+    (diag,) = diagnostics(source, "TFL113")
+    assert diag.message_id == "leaked" and dict(diag.args)["writer"] == "stash"
+    renders(diag)
+    # Traced before the writer ever ran: it captured the module's plain 0.
+    assert found(source.replace("stash(tf.constant(1))", "pass"), "TFL113") == []
+    # A writer that runs eagerly (no tf.function) is a setter: stale only between two calls.
+    eager = source.replace("@tf.function\n        def stash", "def stash")
+    assert found(eager, "TFL113") == []
+
+
+def test_tfl113_functional_model_fitted_or_predicted_reuses_its_layers_trace() -> None:
+    # A layer that reads a module tensor instead of its input (the shape of a migration
+    # guide's slip), built into a functional model.  predict() traces the layer's call once
+    # (measured on TF 2.21 / Keras 3.15: a second predict after a rebinding keeps the old
+    # value); building the model on keras.Input, or calling it eagerly, reads the name anew.
+    source = """
+        import tensorflow as tf
+
+        x = tf.zeros((2, 3))
+
+
+        class Scaler(tf.keras.layers.Layer):
+            def call(self, inputs):
+                return x * 2.0 + 0.0 * inputs
+
+
+        inputs = tf.keras.Input(shape=(3,))
+        model = tf.keras.Model(inputs=inputs, outputs=Scaler()(inputs))
+
+        x = tf.ones((2, 3))
+        model.predict(x)
+        x = tf.ones((2, 3)) * 5
+        model.predict(x)
+    """
+    assert found(source, "TFL113") == [9]
+    # One predict after the rebinding traces with the new value.
+    once = source.rpartition("        x = tf.ones((2, 3)) * 5")[0]
+    assert found(once, "TFL113") == []
+    # Eager calls of a functional model run the layer's call again each time.
+    assert found(source.replace("model.predict(x)", "model(x)"), "TFL113") == []
+
+
 # -- TFL114 recursive-tf-function ---------------------------------------------------------------
 def test_tfl114_direct_mutual_and_longer_chains() -> None:
     source = """

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.api import KERAS_DATASET_UTILITIES
 from tflsp.analysis.semantic.block import CallSem
-from tflsp.analysis.semantic.model import ModuleModel, _last_before, qualname_of
+from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.terms import Term
 
 # Positional parameters, in order (Keras 3.15 and tf-keras 2.21 agree on these prefixes).
@@ -50,6 +51,28 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
 # KerasTuner's ``tuner.search(...)`` hands its arguments to ``model.fit`` as they are.
 PARAMETERS["search"] = PARAMETERS["fit"]
 FITTING = frozenset({"fit", "search"})
+# The other calls on a model whose arguments are read (:mod:`tflsp.analysis.model_setup`).
+_SET_UP: dict[str, tuple[str, ...]] = {
+    "compile": ("optimizer", "loss", "metrics"),
+    "add": ("layer",),
+}
+
+
+def argument(call: ast.Call, method: str, name: str) -> ast.expr | None:
+    """The expression a ``model.<method>(...)`` call gives for parameter ``name``, by keyword
+    or position (a position after a ``*args`` is not known)."""
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    names = PARAMETERS.get(method) or _SET_UP[method]
+    if name in names:
+        position = names.index(name)
+        positional = call.args
+        if position < len(positional) and not any(
+            isinstance(a, ast.Starred) for a in positional[: position + 1]
+        ):
+            return positional[position]
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,18 +84,7 @@ class TrainingCall:
 
     def arg(self, name: str) -> ast.expr | None:
         """The expression given for parameter ``name`` (by keyword or position)."""
-        for kw in self.call.keywords:
-            if kw.arg == name:
-                return kw.value
-        names = PARAMETERS[self.method]
-        if name in names:
-            position = names.index(name)
-            positional = self.call.args
-            if position < len(positional) and not any(
-                isinstance(a, ast.Starred) for a in positional[: position + 1]
-            ):
-                return positional[position]
-        return None
+        return argument(self.call, self.method, name)
 
     def node_of(self, name: str) -> ast.AST | None:
         """Where to report on an argument: its keyword (name included) or the value."""
@@ -105,13 +117,10 @@ def training_calls(ctx: BlockContext) -> list[TrainingCall]:
 
 
 def _is_tuner(ctx: BlockContext, receiver: ast.expr) -> bool:
-    found = origin_of(ctx, receiver)
-    if found is None or len(found) != 1:
+    built = built_by(ctx.model, ctx.semantics.terms.expr(receiver), ctx.ordinal)
+    if built is None:
         return False
-    parts = call_parts(found[0][0])
-    if parts is None:
-        return False
-    name = term_qualname(ctx.model, parts[0], found[0][1])
+    name = term_qualname(ctx.model, built[0], built[3])
     return name is not None and name.startswith("keras_tuner.")
 
 
@@ -178,12 +187,10 @@ def origins(model: ModuleModel, term: Term, block: int, depth: int = 0) -> list[
 
 def _entry_origins(model: ModuleModel, name: str, block: int, depth: int) -> list[Origin] | None:
     model.entry(block, name)  # records that this answer depends on the name's bindings
-    exports = model._exports.get(name)
-    blocks = model._export_blocks.get(name, ())
-    j = _last_before(blocks, block)
-    if exports is None or j is None or model._global_writes.get(name):
+    binding = model.binding_before(name, block)
+    if binding is None or name in model.global_writers:
         return None
-    k, term, definite = exports[j]
+    k, term, definite = binding
     found = origins(model, term, k, depth + 1)
     if found is None or definite:
         return found
@@ -195,15 +202,32 @@ def _global_origins(model: ModuleModel, name: str, block: int, depth: int) -> li
     """A module name read by a function: followed when the module binds it once only (the
     function may run before or after any other binding)."""
     model.global_value(block, name)  # records the dependency
-    bindings = model._bindings.get(name)
-    if not bindings or len(bindings) != 1 or model._global_writes.get(name):
+    binding = model.only_binding(name)
+    if binding is None:
         return None
-    k, term = bindings[0]
+    k, term = binding
     return origins(model, term, k, depth + 1)
 
 
 def origin_of(ctx: BlockContext, expr: ast.AST) -> list[Origin] | None:
     return origins(ctx.model, ctx.semantics.terms.expr(expr), ctx.ordinal)
+
+
+def single_origin(model: ModuleModel, term: Term, block: int, depth: int = 0) -> Origin | None:
+    """The one term ``term`` surely comes from (None: several, or out of sight)."""
+    found = origins(model, term, block, depth)
+    return found[0] if found is not None and len(found) == 1 else None
+
+
+Built = tuple[Term, tuple[Term, ...], dict[str, Term], int]  # function, args, kwargs, block
+
+
+def built_by(model: ModuleModel, term: Term, block: int, depth: int = 0) -> Built | None:
+    """The one call ``term`` surely comes from, split up (see :func:`call_parts`), and the
+    block it is in; None when it may come from elsewhere or from something else."""
+    found = single_origin(model, term, block, depth)
+    parts = call_parts(found[0]) if found is not None else None
+    return None if parts is None or found is None else (*parts, found[1])
 
 
 def module_calls(model: ModuleModel, method: str) -> Iterator[tuple[int, CallSem]]:
@@ -294,18 +318,6 @@ _UNBATCHED_SOURCES = frozenset(
         "tensorflow.data.experimental.CsvDataset",
     }
 )
-# Keras utilities that batch (batch_size defaults to 32; batch_size=None yields single ones).
-_BATCHING_UTILITIES = frozenset(
-    {
-        "keras.utils.image_dataset_from_directory",
-        "keras.utils.text_dataset_from_directory",
-        "keras.utils.audio_dataset_from_directory",
-        "keras.utils.timeseries_dataset_from_array",
-        "keras.preprocessing.image_dataset_from_directory",
-        "keras.preprocessing.text_dataset_from_directory",
-        "keras.preprocessing.timeseries_dataset_from_array",
-    }
-)
 
 
 def pipeline(ctx: BlockContext, expr: ast.AST) -> Pipeline | None:
@@ -358,7 +370,7 @@ def _pipeline(model: ModuleModel, term: Term, block: int, depth: int) -> Pipelin
                 except (TypeError, ValueError):
                     size = None
         return Pipeline(False, size, False)
-    if name in _BATCHING_UTILITIES:
+    if name in KERAS_DATASET_UTILITIES:  # batched unless batch_size=None
         batch = kwargs.get("batch_size")
         return Pipeline(not (batch is not None and term_is_none(batch)), None, False)
     if name == "tensorflow.data.Dataset.zip":
@@ -439,10 +451,10 @@ def first_dimension(model: ModuleModel, term: Term, block: int, depth: int = 0) 
     """The length of the first axis of an array literal or constructor, when it is literal."""
     if depth > _MAX_DEPTH:
         return None
-    found = origins(model, term, block, depth + 1)
-    if found is None or len(found) != 1:
+    found = single_origin(model, term, block, depth + 1)
+    if found is None:
         return None
-    term, block = found[0]
+    term, block = found
     if term.tag in ("tuple", "dict"):
         members = term.args[0] if term.tag == "tuple" else term.args[1]
         if not members or all(m.tag == "const" for m in members):
@@ -471,28 +483,24 @@ def first_dimension(model: ModuleModel, term: Term, block: int, depth: int = 0) 
 def layer_calls(model: ModuleModel, term: Term, block: int) -> list[tuple[str, Term, int]] | None:
     """The layers a ``Sequential([...])`` origin lists, as (qualname, call term, block);
     None when the model is built another way or a layer is not a visible constructor call."""
-    found = origins(model, term, block)
-    if found is None or len(found) != 1:
+    built = built_by(model, term, block)
+    if built is None:
         return None
-    term, block = found[0]
-    parts = call_parts(term)
-    if parts is None:
-        return None
-    func, args, kwargs = parts
+    func, args, kwargs, block = built
     if term_qualname(model, func, block) not in ("keras.Sequential", "keras.models.Sequential"):
         return None
     layers = args[0] if args else kwargs.get("layers")
     if layers is None:
         return []
-    items = origins(model, layers, block)
-    if items is None or len(items) != 1 or items[0][0].tag not in ("list", "tuple"):
+    items = single_origin(model, layers, block)
+    if items is None or items[0].tag not in ("list", "tuple"):
         return None
     out: list[tuple[str, Term, int]] = []
-    for item in items[0][0].args[0]:
-        made = origins(model, item, items[0][1])
-        if made is None or len(made) != 1 or made[0][0].tag != "call":
+    for item in items[0].args[0]:
+        made = single_origin(model, item, items[1])
+        if made is None or made[0].tag != "call":
             return None
-        layer_term, layer_block = made[0]
+        layer_term, layer_block = made
         name = term_qualname(model, layer_term.args[0], layer_block)
         if name is None:
             return None

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tflsp.analysis.facts import semantics_of
+from tflsp.analysis.fit_calls import argument
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.registry import module_fact
 from tflsp.analysis.semantic import values as v
@@ -113,15 +114,6 @@ class Site:
     maybe: bool = False  # under an ``if``/``try``/loop of its scope: may not run, or run again
 
 
-def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
-    for kw in call.keywords:
-        if kw.arg == name:
-            return kw.value
-    if len(call.args) > position and not any(isinstance(a, ast.Starred) for a in call.args):
-        return call.args[position]
-    return None
-
-
 _METHODS = frozenset({"add", "fit", "evaluate", "compile"})
 
 
@@ -134,7 +126,7 @@ def _extract(index: NodeIndex) -> Hashable:
         if not isinstance(func, ast.Attribute) or func.attr not in _METHODS:
             continue
         if func.attr == "add":
-            layer = _argument(call, 0, "layer")
+            layer = argument(call, "add", "layer")
             arg = terms.expr(layer) if layer is not None else None
             data = None
         elif func.attr == "compile":
@@ -143,8 +135,8 @@ def _extract(index: NodeIndex) -> Hashable:
             arg = terms.expr(loss) if loss is not None else None
             data = terms.expr(metrics) if metrics is not None else None
         else:
-            labels = _argument(call, 1, "y")
-            first = _argument(call, 0, "x")
+            labels = argument(call, func.attr, "y")
+            first = argument(call, func.attr, "x")
             arg = terms.expr(labels) if labels is not None else None
             data = terms.expr(first) if first is not None else None
         method = "fit" if func.attr == "evaluate" else func.attr
@@ -182,10 +174,7 @@ Key = tuple[int, "str | None", Term]
 def _export(model: ModuleModel, name: str, block: int) -> tuple[int, Term] | None:
     """The term a module name surely holds at the start of ``block`` (None: maybe several)."""
     model.evaluator.touch_name(name)
-    last: tuple[int, Term, bool] | None = None
-    for found in model._exports.get(name, ()):
-        if found[0] < block:
-            last = found
+    last = model.binding_before(name, block)
     if last is None or not last[2]:
         return None
     model.evaluator.touch(last[0])
@@ -213,11 +202,10 @@ def resolve(
 def _only_binding(model: ModuleModel, name: str) -> tuple[int, Term] | None:
     """A module name read by a function when it runs: known when the module binds it once."""
     model.evaluator.touch_name(name)
-    bindings = model._bindings.get(name, ())
-    if len(bindings) != 1 or model._global_writes.get(name):
-        return None
-    model.evaluator.touch(bindings[0][0])
-    return bindings[0]
+    binding = model.only_binding(name)
+    if binding is not None:
+        model.evaluator.touch(binding[0])
+    return binding
 
 
 def qualname(model: ModuleModel, term: Term, block: int) -> str | None:
@@ -533,8 +521,7 @@ def metric_of(model: ModuleModel, term: Term, block: int) -> Metric | None:
 
 def compile_argument(call: ast.Call, name: str) -> ast.expr | None:
     """``compile(optimizer, loss, metrics, ...)``: an argument by name or position."""
-    position = {"optimizer": 0, "loss": 1, "metrics": 2}[name]
-    return _argument(call, position, name)
+    return argument(call, "compile", name)
 
 
 def compile_sites(summary: Any) -> list[tuple[int, Site]]:

@@ -15,6 +15,8 @@ is unknown there (a cycle of imports needs no guard).  What is exported, per top
   registered (``register_keras_serializable``, or the module registers by hand);
 - functions that run as a graph (``@tf.function``, ``step = tf.function(f)``);
 - library modules held by a name (``tf = try_import_tensorflow()``: ``tensorflow``);
+- functions and classes that register what they decorate (an export decorator wrapping
+  ``register_keras_serializable``, :mod:`tflsp.analysis.semantic.registration`);
 - the imported modules themselves (``from . import layers`` then ``layers.MyLayer``);
 - functions and methods whose answer says whether code is traced (:mod:`.semantic.traced`):
   for these alone an imported file is given the facts of its own imports, one level more.
@@ -36,6 +38,7 @@ from tflsp.analysis.engine import Analyzer, LintConfig
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.evaluate import FIXED
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
+from tflsp.analysis.semantic.registration import registering_names
 from tflsp.analysis.semantic.saving import REGISTER
 from tflsp.analysis.semantic.terms import Term
 from tflsp.analysis.semantic.traced import function_facts
@@ -58,9 +61,13 @@ _IMPORT_RE = re.compile(
 )
 
 
+# Export kinds the API answers give as kinds (the others are told through values or not at all).
+_API_KINDS = frozenset({"class", "function", "module"})
+
+
 @dataclass(frozen=True, slots=True)
 class Export:
-    kind: str  # class | function | module | alias
+    kind: str  # class | function | module | alias | registrar
     base: str = ""  # class: its TF/Keras base kind
     registered: bool = False  # class: registered for Keras deserialisation
     fixed: bool = False  # function (a tf.function): input_signature given
@@ -86,8 +93,13 @@ def module_exports(source: str, imported: WorkspaceImports | None = None) -> dic
     for facts in model.blocks:
         for name, _term, _definite in facts.exports:
             names.setdefault(name, None)
+    graph = summary.graph_map
+    registrars = registering_names(model, graph) if graph is not None else frozenset()
     out: dict[str, Export] = {}
     for name in names:
+        if name in registrars:
+            out[name] = Export("registrar")
+            continue
         values = model.final(name)
         library = _library_module(model, values)
         if library is not None:
@@ -164,7 +176,7 @@ class WorkspaceImports:
 
     def value(self, qualname: str) -> v.Values | None:
         found = self.exports.get(qualname)
-        if found is None:
+        if found is None or found.kind == "registrar":
             return None
         if found.kind == "alias":
             return v.one(v.NAME, found.target)
@@ -184,7 +196,7 @@ class WorkspaceImports:
 
     def kind(self, name: str, flavor: str) -> str | None:
         found = self.exports.get(name)
-        if found is None or found.kind == "alias" or _trace_only(found):
+        if found is None or found.kind not in _API_KINDS or _trace_only(found):
             return None
         return found.kind
 
@@ -203,6 +215,10 @@ class WorkspaceImports:
         if found is None or found.kind != "class" or _trace_only(found):
             return None
         return found.registered
+
+    def registers(self, qualname: str) -> bool:
+        found = self.exports.get(qualname)
+        return found is not None and found.kind == "registrar"
 
 
 def _trace_only(found: Export) -> bool:

@@ -236,13 +236,25 @@ def python_value_captured_in_graph(ctx: BlockContext) -> None:
             if ctx.resolve(node) is not None:
                 continue  # an import or a builtin
             reported.add((scopes[0], node.id))
-            ctx.report(
-                "TFL113",
-                node,
-                args={"name": node.id, "function": ctx.graph_function_name(node)},
-            )
+            args = {"name": node.id, "function": ctx.graph_function_name(node)}
+            writer = _graph_writer(ctx, top, node.id)
+            if writer is not None:
+                ctx.report("TFL113", node, message="leaked", args={**args, "writer": writer})
+            else:
+                ctx.report("TFL113", node, args=args)
         elif not isinstance(where, str) and where is not scopes[0]:
             _check_closure(ctx, node, where, memo, reported, scopes[0])
+
+
+def _graph_writer(ctx: BlockContext, top: ast.AST, name: str) -> str | None:
+    """Another top-level definition's graph function that writes ``name`` through ``global``
+    (what it stores is a tensor of its own graph), by name; None when there is none."""
+    own = ctx.class_id(top) if isinstance(top, ast.ClassDef) else ctx.function_id(top)
+    for writer in sorted(ctx.model.global_writers.get(name, ())):
+        entry = ctx.model.functions.get(writer)
+        if writer.split(".", 1)[0] != own and writer in ctx.summary.graph and entry is not None:
+            return entry.display
+    return None
 
 
 def _closure_candidates(ctx: BlockContext) -> set[str]:

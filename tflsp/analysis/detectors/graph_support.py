@@ -23,56 +23,6 @@ TF_FUNCTION = "tensorflow.function"
 DO_NOT_CONVERT = "tensorflow.autograph.experimental.do_not_convert"
 
 
-# Calls that return a tensor (never a Python container or a Python scalar).  A whitelist on
-# purpose: many tf.* helpers return lists, dicts or Python values that may be indexed or tested.
-def _words(text: str) -> list[str]:
-    return text.split()
-
-
-_TENSOR_FUNCTIONS = frozenset(
-    f"tensorflow.{name}"
-    for name in _words(
-        "constant zeros ones zeros_like ones_like fill range eye linspace convert_to_tensor cast "
-        "reshape concat stack identity transpose expand_dims squeeze tile gather gather_nd where "
-        "matmul add subtract multiply divide one_hot pad reverse sort argsort abs exp square "
-        "sqrt maximum minimum clip_by_value reduce_sum reduce_mean reduce_max reduce_min "
-        "reduce_prod reduce_any reduce_all reduce_std reduce_variance reduce_logsumexp "
-        "boolean_mask broadcast_to einsum tensordot sequence_mask shape size rank argmax argmin "
-        "norm equal not_equal greater greater_equal less less_equal logical_and logical_or "
-        "logical_not round sign cumsum tensor_scatter_nd_update scatter_nd slice strided_slice "
-        "random.uniform random.normal random.truncated_normal random.shuffle random.categorical "
-        "random.poisson random.gamma random.stateless_uniform random.stateless_normal "
-        "random.stateless_truncated_normal random.stateless_categorical random.stateless_binomial"
-    )
-)
-_TENSOR_NAMESPACES = (
-    "tensorflow.math.",
-    "tensorflow.linalg.",
-    "tensorflow.nn.",
-    "tensorflow.image.",
-    "tensorflow.signal.",
-    "tensorflow.bitwise.",
-    "tensorflow.strings.",
-    "keras.ops.",
-)
-_NOT_TENSORS = frozenset(
-    {
-        "keras.ops.shape",
-        "keras.ops.ndim",
-        "keras.ops.dtype",
-        "keras.ops.is_tensor",
-        "keras.ops.convert_to_numpy",
-        "tensorflow.linalg.LinearOperator",
-    }
-)
-
-
-def produces_tensor(qualname: str | None) -> bool:
-    if qualname is None or qualname in _NOT_TENSORS:
-        return False
-    return qualname in _TENSOR_FUNCTIONS or qualname.startswith(_TENSOR_NAMESPACES)
-
-
 @dataclass
 class Scope:
     """Names a function binds itself (Python's local scope rules, simplified)."""

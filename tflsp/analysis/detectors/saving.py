@@ -17,9 +17,13 @@ from tflsp.analysis.semantic.saving import NOT_SAVED, REGISTER, ClassSaving
 
 
 def is_registered(ctx: BlockContext, cls: ast.ClassDef) -> bool:
+    """Decorated with ``register_keras_serializable``, or with a workspace decorator that calls
+    it (keras-hub's ``keras_hub_export``)."""
+    imported = ctx.model.imported
     for deco in cls.decorator_list:
         target = deco.func if isinstance(deco, ast.Call) else deco
-        if ctx.resolve(target) == REGISTER:
+        name = ctx.resolve(target)
+        if name == REGISTER or (name and imported is not None and imported.registers(name)):
             return True
     return False
 

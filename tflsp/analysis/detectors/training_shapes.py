@@ -13,7 +13,7 @@ import ast
 import math
 
 from tflsp.analysis.context import BlockContext
-from tflsp.analysis.fit_calls import call_parts, origins, term_int, term_qualname
+from tflsp.analysis.fit_calls import built_by, term_int, term_qualname
 from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic.model import ModuleModel
 from tflsp.analysis.semantic.terms import Term
@@ -167,14 +167,10 @@ LayerTerm = tuple[str, "str | None", tuple[tuple[Term, ...], dict[str, Term], in
 
 def _term_layer(model: ModuleModel, term: Term, block: int) -> LayerTerm | None:
     """(layer class, the layer a Bidirectional wraps, its constructor's arguments)."""
-    found = origins(model, term, block)
-    if found is None or len(found) != 1:
+    built = built_by(model, term, block)
+    if built is None:
         return None
-    term, block = found[0]
-    parts = call_parts(term)
-    if parts is None:
-        return None
-    func, args, kwargs = parts
+    func, args, kwargs, block = built
     name = term_qualname(model, func, block)
     if name is None or not name.startswith("keras.layers."):
         return None
@@ -190,14 +186,10 @@ def _term_shape(model: ModuleModel, term: Term, block: int, depth: int) -> tuple
     """The literal shape of a symbolic tensor (without the batch axis) and what made it."""
     if depth > 12:
         return None
-    found = origins(model, term, block)
-    if found is None or len(found) != 1:
+    built = built_by(model, term, block)
+    if built is None:
         return None
-    term, block = found[0]
-    parts = call_parts(term)
-    if parts is None:
-        return None
-    func, args, kwargs = parts
+    func, args, kwargs, block = built
     if term_qualname(model, func, block) in _INPUTS:
         given = args[0] if args else kwargs.get("shape")
         if given is None or given.tag not in ("tuple", "list"):

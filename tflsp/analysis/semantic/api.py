@@ -97,20 +97,9 @@ _NOT_TENSORS = frozenset(
         "tensorflow.image.ResizeMethod",
     }
 )
-_DATASET_SOURCES = frozenset(
-    f"tensorflow.data.{name}"
-    for name in _words(
-        "Dataset.from_tensor_slices Dataset.from_tensors Dataset.from_generator Dataset.range "
-        "Dataset.list_files Dataset.zip Dataset.sample_from_datasets Dataset.choose_from_datasets "
-        "Dataset.random Dataset.counter Dataset.load experimental.sample_from_datasets "
-        "experimental.choose_from_datasets experimental.make_csv_dataset "
-        "experimental.CsvDataset experimental.SqlDataset"
-    )
-) | frozenset(
+# Keras utilities that make a tf.data dataset (batched: batch_size defaults to 32).
+KERAS_DATASET_UTILITIES = frozenset(
     {
-        "tensorflow.data.TFRecordDataset",
-        "tensorflow.data.TextLineDataset",
-        "tensorflow.data.FixedLengthRecordDataset",
         "keras.utils.image_dataset_from_directory",
         "keras.utils.text_dataset_from_directory",
         "keras.utils.audio_dataset_from_directory",
@@ -119,6 +108,26 @@ _DATASET_SOURCES = frozenset(
         "keras.preprocessing.text_dataset_from_directory",
         "keras.preprocessing.timeseries_dataset_from_array",
     }
+)
+_DATASET_SOURCES = (
+    frozenset(
+        f"tensorflow.data.{name}"
+        for name in _words(
+            "Dataset.from_tensor_slices Dataset.from_tensors Dataset.from_generator Dataset.range "
+            "Dataset.list_files Dataset.zip Dataset.sample_from_datasets Dataset.choose_from_datasets "
+            "Dataset.random Dataset.counter Dataset.load experimental.sample_from_datasets "
+            "experimental.choose_from_datasets experimental.make_csv_dataset "
+            "experimental.CsvDataset experimental.SqlDataset"
+        )
+    )
+    | frozenset(
+        {
+            "tensorflow.data.TFRecordDataset",
+            "tensorflow.data.TextLineDataset",
+            "tensorflow.data.FixedLengthRecordDataset",
+        }
+    )
+    | KERAS_DATASET_UTILITIES
 )
 _DATASET_CLASSES = frozenset(
     {

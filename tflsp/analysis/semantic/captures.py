@@ -3,9 +3,13 @@
 A tf.function freezes the Python values it reads when it is traced.  Reading a module name is a
 pitfall only when the name is bound again *between* a call that traces the graph and a later
 call that reuses the trace (or in a loop that also calls it), or when another function writes
-it through ``global`` (a setter that runs at any time, also from other modules).  Calls are resolved by value in module order, so a
-notebook that redefines ``train_step`` per section calls each definition only where it is
-defined; running a Keras model (calling it, ``fit``, ``predict``...) runs its graph methods.
+it through ``global`` (a setter that runs at any time, also from other modules; a tf.function
+that does so stores a tensor of its own graph, which any graph code traced later captures).
+Calls are resolved by value in module order, so a notebook that redefines ``train_step`` per
+section calls each definition only where it is defined; running a Keras model (calling it,
+``fit``, ``predict``...) runs its graph methods, and ``fit``/``predict``... of a functional or
+Sequential model those of the local layers it holds.  Building a functional model (a layer
+called on a KerasTensor) traces nothing a later call reuses.
 
 The answer is per top-level definition: ``(top-level id, name)`` pairs.
 """
@@ -20,6 +24,7 @@ from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.graph import GraphMap, callees
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
+from tflsp.analysis.semantic.terms import Term
 
 Position = tuple[int, int]  # (block, event number)
 _RUNS_MODEL = frozenset(
@@ -33,6 +38,7 @@ _RUNS_MODEL = frozenset(
         "__call__",
     }
 )
+_TRACES_MODEL = _RUNS_MODEL - {"__call__"}
 _KERAS_GRAPH = ("call", "train_step", "test_step", "predict_step", "compute_loss")
 
 
@@ -41,15 +47,30 @@ def _started(model: ModuleModel, block: int, index: int) -> tuple[str, ...]:
     model.evaluator.touch(block)
     call = model.blocks[block].calls[index]
     out = set(callees(model, block, call))
+    if out and call.args and _symbolic(model, block, call.args[0]):
+        # Building a functional model: the layer's call runs once on KerasTensors, and no
+        # later call reuses that run (an eager call runs it again, fit/predict trace anew).
+        return ()
     func = call.func
     if func.tag == "attr" and func.args[1] in _RUNS_MODEL:
         for value in model.value(func.args[0], block):
-            if value.kind == v.INSTANCE and value.is_local:
+            if value.kind != v.INSTANCE:
+                continue
+            classes = {value.local_id} if value.is_local else set()
+            if func.args[1] in _TRACES_MODEL:
+                # fit/predict/... trace the graph of every local layer the model was built
+                # from (a functional or Sequential model holds them).
+                classes.update(c for c in value.contents if c in model.classes)
+            for cls in classes:
                 for name in _KERAS_GRAPH:
-                    method = model.method(value.local_id, name)
+                    method = model.method(cls, name)
                     if method is not None:
                         out.add(method)
     return tuple(sorted(out))
+
+
+def _symbolic(model: ModuleModel, block: int, term: Term) -> bool:
+    return v.all_of(model.value(term, block), lambda x: x.kind == v.KERAS_TENSOR)
 
 
 _EAGER_SWITCHES = frozenset(
@@ -213,13 +234,17 @@ def _stale_pairs(
         # calls of the graph code (or at any time, when nothing here traces it).  A function
         # that sets up its own state (``if g is None: g = ...``) does not count.  Nor, when
         # nothing here traces the graph code, does another function that only creates the
-        # name once (the same guard): a lazy initialiser, run before the first use.
+        # name once (the same guard): a lazy initialiser, run before the first use.  A writer
+        # that is graph code itself stores a tensor of its own trace: graph code traced after
+        # it ran captures a tensor leaked from another graph (it raises), whatever the order.
         for name, ids in model.global_writers.items():
             others = [w for w in ids if w.split(".", 1)[0] != top]
             if first is None:
                 others = [w for w in others if (name, w) not in lazy]
             if others and (
-                first is None or any(first < p < last for w in others for p in runs.get(w, ()))  # type: ignore[operator]
+                first is None
+                or any(first < p < last for w in others for p in runs.get(w, ()))  # type: ignore[operator]
+                or any(p < last for w in others if w in graph.graph for p in runs.get(w, ()))  # type: ignore[operator]
             ):
                 out.add((top, name))
     # Names bound once never change.  The others, by where they are bound (positions in

@@ -30,6 +30,9 @@ KERAS_GRAPH_METHODS = frozenset({"call", "train_step", "test_step", "predict_ste
 # Dataset methods whose function argument is traced once into a graph.
 DATASET_FUNCTION_METHODS = frozenset({"map", "filter", "flat_map", "interleave", "reduce", "scan"})
 _FUNCTION_KEYWORDS = ("map_func", "predicate", "func", "reduce_func", "scan_func")
+# Keywords only tf.data takes (``Dataset.map``/``interleave``): a call with one of them is a
+# dataset's, even on a receiver of unknown kind (a pipeline method's ``dataset`` parameter).
+_TF_DATA_KEYWORDS = frozenset({"num_parallel_calls", "deterministic"})
 EAGER_WRAPPERS = frozenset(
     {"tensorflow.py_function", "tensorflow.numpy_function", "tensorflow.compat.v1.py_func"}
 )
@@ -315,7 +318,9 @@ def _roots(
         method = func.args[1]
         if method in DATASET_FUNCTION_METHODS:
             receiver = model.value(func.args[0], block)
-            if v.all_of(receiver, lambda x: x.kind == v.DATASET):
+            if v.all_of(receiver, lambda x: x.kind == v.DATASET) or (
+                receiver == v.UNKNOWN_SET and any(k in _TF_DATA_KEYWORDS for k, _ in call.kwargs)
+            ):
                 for term in function_arguments(call):
                     for gid in _local_functions(model, model.value(term, block)):
                         graph.setdefault(gid, GraphInfo("dataset", gid))

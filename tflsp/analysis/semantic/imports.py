@@ -36,6 +36,10 @@ class ImportedNames(Protocol):
         """Whether an imported Keras class is registered for deserialisation, None: not a
         workspace class (or not known)."""
 
+    def registers(self, qualname: str) -> bool:
+        """Whether an imported function or class registers the classes it decorates (an
+        export decorator wrapping ``register_keras_serializable``)."""
+
     def trace_test(self, qualname: str) -> frozenset[str] | None:
         """What calling an imported function (or ``Class.method``) says about being traced
         (:mod:`tflsp.analysis.semantic.traced`), None when nothing is known."""

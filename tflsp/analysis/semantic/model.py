@@ -379,6 +379,21 @@ class ModuleModel:
             return frozenset({Value(v.STR)})
         return v.UNKNOWN_SET  # nothing here binds it (exec, a notebook's hidden state...)
 
+    def binding_before(self, name: str, block: int) -> tuple[int, Term, bool] | None:
+        """The last module-level binding of ``name`` live at the start of ``block``: (its
+        block, the bound term, whether it surely replaces the earlier ones); None: none.
+        Reads the model's tables only: the caller records what it depends on."""
+        j = _last_before(self._export_blocks.get(name, ()), block)
+        return None if j is None else self._exports[name][j]
+
+    def only_binding(self, name: str) -> tuple[int, Term] | None:
+        """The module's single binding of ``name`` (its block and term), None when the module
+        binds it more than once or a function writes it through ``global``."""
+        bindings = self._bindings.get(name, ())
+        if len(bindings) != 1 or self._global_writes.get(name):
+            return None
+        return bindings[0]
+
     def global_value(self, block: int, name: str) -> Values:
         """What a function defined in ``block`` sees for module name ``name`` when it runs:
         the value after its definition, or any later binding."""
