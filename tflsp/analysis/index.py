@@ -19,6 +19,7 @@ ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 class NodeIndex:
     __slots__ = (
+        "__weakref__",  # what its memo holds refers back to it weakly (no reference cycle)
         "_by_type",
         "_class_of",
         "_function_of",
