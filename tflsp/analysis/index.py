@@ -186,7 +186,7 @@ _line_col = operator.attrgetter("lineno", "col_offset")
 
 def _sort(kind: type, nodes: list[ast.AST]) -> None:
     """Sort nodes of one type by position, as ``sort(key=_position)`` does, for less."""
-    if "lineno" not in kind._attributes:
+    if "lineno" not in getattr(kind, "_attributes", ()):
         return  # no position: every key would be (0, 0), and the sort is stable
     try:
         nodes.sort(key=_line_col)  # every parsed node has both
