@@ -46,3 +46,16 @@ def test_analyses_of_every_bad_example_leave_no_tree_or_model_to_the_collector()
             gc.enable()
     assert findings > len(sources)  # the examples were analysed, detectors ran
     assert left == []
+
+
+def test_an_index_pickles_with_its_semantics_and_their_weak_links() -> None:
+    import pickle
+
+    from tflsp.analysis.facts import semantics_of
+
+    index = NodeIndex(ast.parse("import tensorflow as tf\ndef f(x):\n    return tf.abs(x)\n"))
+    facts = semantics_of(index).facts
+    copy = pickle.loads(pickle.dumps(index))
+    semantics = copy.memo["semantics"]
+    assert semantics.index is copy and semantics.terms.index is copy
+    assert semantics.facts == facts

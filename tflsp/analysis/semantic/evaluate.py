@@ -233,6 +233,15 @@ class Evaluator:
         assert model is not None, "the evaluator outlived its model"
         return model
 
+    # A pickled summary (the CLI cache, --jobs workers) carries its model and evaluator: the
+    # weak link travels as the model itself and is made weak again on the other side.
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_model": self.model}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._model = weakref.ref(state["_model"])
+
     def block_parts(
         self, kind: str, compute: Callable[[int], Any], empty: Any, previous: BlockParts | None
     ) -> BlockParts:

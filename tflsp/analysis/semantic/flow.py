@@ -102,6 +102,13 @@ class BlockFlow:
         assert index is not None, "the block's index was released before its flow"
         return index
 
+    def __getstate__(self) -> dict[str, object]:  # the weak link pickles as the index itself
+        return {**self.__dict__, "_index": self.index}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._index = weakref.ref(state["_index"])  # type: ignore[arg-type]
+
     def _assign_ids(self) -> None:
         seen: dict[str, int] = {}
         nodes: list[ast.AST] = [
