@@ -253,13 +253,18 @@ def _tf(name: str) -> str:
     return "tensorflow" + name[2:] if name == "tf" or name.startswith("tf.") else name
 
 
-def tf1_facts(tf: Universe) -> dict[str, Any]:
-    """Every TF1 name that 2.21 lacks, with its compat.v1 form and its replacement."""
+def tf1_facts(tf: Universe, legacy_names: dict[str, Any]) -> dict[str, Any]:
+    """Every TF1 name that 2.21 lacks, with its compat.v1 form and its replacement.
+
+    ``legacy_names``: the ``tensorflow.*`` names that only ``TF_USE_LEGACY_KERAS=1`` has.
+    Such a name is TensorFlow 2 (``tf.losses.mean_squared_error`` is tf-keras's loss
+    function, which Keras 3's ``tf.losses`` lacks), not a TF1 name that is gone.
+    """
     tables = upgrade_tables()
     names, objects = tf["names"], tf["objects"]
 
     def exists(name: str) -> bool:
-        return lookup(name, names, objects) is not None
+        return lookup(name, names, objects) is not None or name in legacy_names
 
     sources: dict[str, set[str]] = defaultdict(set)
     for table in ("renames", "reorders", "keywords"):
@@ -565,7 +570,7 @@ def build() -> dict[str, str]:
         and lookup(name, tf["names"], tf["objects"]) is None
     }
     files["tf_keras.tensorflow.json"] = dump({"names": overlay})
-    files["tf1.json"] = dump(tf1_facts(tf))
+    files["tf1.json"] = dump(tf1_facts(tf, k2["tensorflow_names"]))
     files["keras3_migration.json"] = dump(keras3_facts(tf, k2))
     meta = {
         "tensorflow": tf["meta"]["tensorflow"],

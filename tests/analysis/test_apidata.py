@@ -19,6 +19,7 @@ from tflsp.analysis import apidata
 from tflsp.analysis.apidata.signatures import KEYWORD_ONLY, parse_signature
 from tflsp.analysis.detectors import keras_backend_names as kb
 from tflsp.analysis.detectors import migration_args
+from tflsp.analysis.detectors.keras3_names import KERAS_MODULE_ALIASES
 from tflsp.analysis.detectors.migration_keras import KERAS_OPS
 from tflsp.analysis.detectors.tf1_names import TABLE
 from tflsp.analysis.names import _KERAS_ALIASES
@@ -165,6 +166,9 @@ def test_tf1_facts() -> None:
     slim = apidata.tf1_removed("tensorflow.contrib.slim.arg_scope")
     assert slim is not None and slim.key == "tensorflow.contrib" and not slim.compat
     assert apidata.tf1_removed("tensorflow.constant") is None
+    # tf-keras's loss function (TF 2): only Keras 3's tf.losses lacks it.
+    assert apidata.tf1_removed("tensorflow.losses.mean_squared_error") is None
+    assert apidata.tf1_removed("tensorflow.losses.softmax_cross_entropy") is not None
     assert apidata.tf1_reorders("tensorflow.argmax") is not None
     renames = apidata.tf1_keyword_renames("tensorflow.argmax")
     assert renames is not None and renames.get("dimension") == "axis"
@@ -387,13 +391,10 @@ def test_tf1_table_names_are_removed_and_replacements_exist() -> None:
         name = f"tensorflow.{key}"
         if 3 in entry.keras and apidata.exists(name, "tensorflow"):
             problems.append(f"{name} exists on TF 2.21 with Keras 3")
-        if key.startswith(("losses.", "metrics.")):
-            # tf.losses/tf.metrics are tf-keras's modules under TF_USE_LEGACY_KERAS=1.
-            legacy = apidata.exists("keras." + key, "tf_keras")
-            if legacy != (2 not in entry.keras):
-                problems.append(
-                    f"keras.{key} exists={legacy} in tf-keras, table keras={entry.keras}"
-                )
+        if key.startswith(("losses.", "metrics.")) and apidata.exists("keras." + key, "tf_keras"):
+            # tf.losses/tf.metrics are tf-keras's modules under TF_USE_LEGACY_KERAS=1: a name
+            # tf-keras has is TensorFlow 2 (Keras 3 dropping it is TFL609's), not a TF1 name.
+            problems.append(f"tf.{key} is tf-keras's keras.{key}, not TF1")
         compat = apidata.exists(f"tensorflow.compat.v1.{key}", "tensorflow")
         if entry.compat_fails_on_keras3:
             compat = apidata.exists(f"tensorflow.compat.v1.{key}", "tf_keras")
@@ -457,6 +458,14 @@ def _module_names(module: str, flavor: str) -> list[str]:
     universe = apidata._UNIVERSE[flavor]
     names = apidata._names(universe, target + ".x")
     return [n for n in names if n.rpartition(".")[0] == target]
+
+
+def test_tf_keras_module_aliases() -> None:
+    """tf.losses, tf.metrics, ... are the very tf.keras modules (what TFL609 relies on)."""
+    for module in KERAS_MODULE_ALIASES:
+        plain = {n.rpartition(".")[2] for n in _module_names(f"tensorflow.{module}", "tensorflow")}
+        keras = _module_names(f"tensorflow.keras.{module}", "tensorflow")
+        assert plain and plain == {n.rpartition(".")[2] for n in keras}, module
 
 
 def test_keras_ops_table() -> None:

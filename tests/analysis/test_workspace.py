@@ -264,3 +264,84 @@ def test_library_names_are_never_workspace_files(tmp_path: Path) -> None:
     write(tmp_path, {"keras/__init__.py": "", "keras/layers.py": "", "user.py": ""})
     found = imported_modules(tmp_path / "user.py", "from keras.layers import Dense\n")
     assert found == {}
+
+
+# -- "am I traced?" helpers of other files -------------------------------------------------
+TRACE_UTILS = """\
+    try:
+        import tensorflow as tf
+    except ImportError:
+        tf = None
+
+
+    def traced():
+        if tf is None:
+            return False
+        return not tf.executing_eagerly()
+
+
+    def anything():
+        return tf.constant(1)
+    """
+
+TRACE_BASE = """\
+    import keras
+
+    from .utils import traced
+
+
+    class Base(keras.layers.Layer):
+        def _graph_path(self):
+            if traced():
+                return True
+            if self.python_ok:
+                return False
+            return True
+
+        def _other(self):
+            return bool(self.python_ok)
+    """
+
+TRACE_LAYER = """\
+    import random
+
+    from .base import Base
+
+
+    class Masker(Base):
+        def call(self, x):
+            if self._graph_path():
+                return x
+            return self._call_python(x)
+
+        def _call_python(self, x):
+            return x + random.random()
+
+
+    class Other(Base):
+        def call(self, x):
+            if self._other():
+                return x
+            return self._call_python(x)
+
+        def _call_python(self, x):
+            return x + random.random()
+    """
+
+
+def test_a_base_class_method_that_asks_an_imported_helper_is_a_trace_test(
+    tmp_path: Path,
+) -> None:
+    """keras-hub's preprocessing layers: call() takes the Python path when a method of their
+    base class (another file) says they are not traced, through a helper of a third file;
+    that path runs eagerly.  A method that asks anything else keeps it in the graph."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/utils.py": TRACE_UTILS,
+            "pkg/base.py": TRACE_BASE,
+            "pkg/layer.py": TRACE_LAYER,
+        },
+    )
+    assert codes_in(tmp_path / "pkg", "layer.py") == [(23, "TFL105")]

@@ -301,6 +301,40 @@ def test_tfl104_skips_variables_which_are_tfl110() -> None:
     assert found(source, "TFL110") == [10]
 
 
+def test_tfl104_counter_that_only_names_ops() -> None:
+    # tensorflow-recommenders' TPU embedding: a per-trace call number tags the ops of one
+    # layer call for a graph rewrite; changing only while tracing is what it is for.
+    source = """
+        import tensorflow as tf
+
+        class Lookup(tf.keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self._calls = 0
+
+            def call(self, ids):
+                self._calls += 1
+                tag = "lookup_{}".format(self._calls)
+                sent = self._send(ids, name=tag)
+
+                def received(x):
+                    return tf.identity(x, name=tag + "_out")
+
+                return received(sent)
+
+            def _send(self, ids, name):
+                with tf.name_scope(f"send{self._calls}"):
+                    return tf.identity(ids, name=name)
+    """
+    assert found(source, "TFL104") == []
+    # The number also scales a value: then it matters that it changes only while tracing.
+    scaled = source.replace("return received(sent)", "return received(sent) * self._calls")
+    assert found(scaled, "TFL104") == [10]
+    # The tag reaches something other than a name.
+    printed = source.replace("return received(sent)", "print(tag)\n        return received(sent)")
+    assert found(printed, "TFL104") == [10]
+
+
 # -- TFL105 python-random-in-graph ---------------------------------------------------------
 def test_tfl105_python_and_numpy_random_with_aliases() -> None:
     source = """
@@ -1227,6 +1261,39 @@ def test_tfl106_made_per_call_when_options_come_from_the_call_or_reused_inside()
     assert found(source, "TFL106") == []
 
 
+def test_tfl106_made_per_call_and_reused_by_a_comprehension_inside() -> None:
+    # tf-models' nhnet test helper: one tf.function per helper call (each call gets another
+    # model), called for every batch by a comprehension in the same call.
+    source = """
+        import tensorflow as tf
+
+        def forward(model, inputs, batch_size):
+            dataset = tf.data.Dataset.from_tensor_slices(inputs).batch(batch_size)
+
+            @tf.function
+            def step(inputs):
+                return model(inputs, training=False)
+
+            return [step(inputs) for inputs in dataset]
+
+        def once(model, inputs):
+            @tf.function
+            def step(x):
+                return model(x)
+
+            return [step(inputs)][0]
+
+        def iterated(model, inputs):
+            @tf.function
+            def step(x):
+                return model(x)
+
+            return [y for y in step(inputs)]
+    """
+    # The iterable of a comprehension's first ``for`` is evaluated once.
+    assert found(source, "TFL106") == [14, 21]
+
+
 def test_tfl115_layer_loops_in_traced_code_and_consumed_tensors() -> None:
     # real-code-findings M6: a dense block joins features once per layer (a Python loop
     # unrolled while tracing), a decoder replaces the joined tensor every step.
@@ -1286,3 +1353,172 @@ def test_tfl108_eager_functions_switched_back_off() -> None:
         tf.config.run_functions_eagerly(True)
     """
     assert [line for line, _ in lint(source, "TFL108")] == [6]
+
+
+def test_tfl108_switch_paired_with_a_switch_off_is_scoped() -> None:
+    """A test class that turns eager execution on in setUp and off in tearDown leaves nothing
+    on (tf-agents' PPO tests); so do try/finally, a fixture that yields, a later ``False`` and
+    ``addCleanup``.  A setUp without its switch-off stays a finding."""
+    source = """
+        import unittest
+        import tensorflow as tf
+
+        class EagerCase(unittest.TestCase):
+            def setUp(self):
+                super().setUp()
+                tf.config.experimental_run_functions_eagerly(True)
+
+            def tearDown(self):
+                tf.config.experimental_run_functions_eagerly(False)
+                super().tearDown()
+
+        class ClassWide(unittest.TestCase):
+            @classmethod
+            def setUpClass(cls):
+                tf.config.run_functions_eagerly(True)
+
+            @classmethod
+            def tearDownClass(cls):
+                tf.config.run_functions_eagerly(run_eagerly=False)
+
+        class Cleaned(unittest.TestCase):
+            def setUp(self):
+                tf.config.run_functions_eagerly(True)
+                self.addCleanup(tf.config.run_functions_eagerly, False)
+
+        def inspect_eagerly(step):
+            tf.config.run_functions_eagerly(True)
+            try:
+                return step()
+            finally:
+                tf.config.run_functions_eagerly(False)
+
+        def eager_fixture():
+            tf.config.run_functions_eagerly(True)
+            yield
+            tf.config.run_functions_eagerly(False)
+
+        class LeftOn(unittest.TestCase):
+            def setUp(self):
+                tf.config.run_functions_eagerly(True)
+
+            def tearDown(self):
+                tf.config.run_functions_eagerly(True)
+
+        def switch_back_first():
+            tf.config.run_functions_eagerly(False)
+            tf.config.run_functions_eagerly(True)
+    """
+    assert found(source, "TFL108") == [42, 45, 49]
+    assert found(source, "TFL107") == [8, 11]
+
+
+def test_tfl108_switch_undone_by_a_registered_finalizer_is_scoped() -> None:
+    """A pytest fixture that switches eager on and registers a finalizer switching it off
+    (tensorflow-addons' test utilities) is scoped.  A finalizer read here that does not switch
+    off is still a finding; one defined in another top-level statement is not known, and
+    unknown is not a reason to report."""
+    source = """
+        import tensorflow as tf
+
+        def restore_graphs():
+            tf.config.run_functions_eagerly(False)
+
+        def fixture_with_module_finalizer(request):
+            tf.config.run_functions_eagerly(True)
+            request.addfinalizer(restore_graphs)
+
+        def fixture_with_lambda(request):
+            tf.config.run_functions_eagerly(True)
+            request.addfinalizer(lambda: tf.config.run_functions_eagerly(False))
+
+        def fixture_with_nested_finalizer(request):
+            def undo():
+                tf.config.run_functions_eagerly(False)
+
+            tf.config.run_functions_eagerly(True)
+            request.addfinalizer(undo)
+
+        def fixture_forgetting_it(request):
+            def undo():
+                print("finished")
+
+            tf.config.run_functions_eagerly(True)
+            request.addfinalizer(undo)
+            request.addfinalizer(lambda: print("done"))
+    """
+    assert found(source, "TFL108") == [26]
+
+
+def test_branches_that_say_not_traced_run_eagerly() -> None:
+    """A layer's call() takes a pure-Python path only when a helper says it is not traced
+    (keras-hub's preprocessing layers): that path runs eagerly, Python's random is fine
+    there.  The helper may test tf.executing_eagerly()/tf.inside_function() itself or call
+    another helper; a test that says nothing about tracing keeps the path in the graph."""
+    source = """
+        import random
+        import keras
+        import tensorflow as tf
+
+        def traced():
+            if tf is None:
+                return False
+            return not tf.executing_eagerly()
+
+        class Masker(keras.layers.Layer):
+            def _graph_path(self):
+                if traced():
+                    return True
+                if self.python_ok:
+                    return False
+                return True
+
+            def call(self, x):
+                if self._graph_path():
+                    return self._call_tf(x)
+                return self._call_python(x)
+
+            def _call_tf(self, x):
+                return x
+
+            def _call_python(self, x):
+                return x + random.random()
+
+        class Eager(keras.layers.Layer):
+            def call(self, x):
+                if not tf.inside_function():
+                    return self._python(x)
+                return x
+
+            def _python(self, x):
+                return x + random.random()
+
+        class Unknown(keras.layers.Layer):
+            def call(self, x):
+                if self.fast:
+                    return self._python(x)
+                return x
+
+            def _python(self, x):
+                return x + random.random()
+    """
+    assert found(source, "TFL105") == [46]
+
+
+def test_an_eager_only_branch_inside_a_tf_function_is_not_graph_code() -> None:
+    """Inside a tf.function, ``if not tf.inside_function():`` never runs while traced (the
+    body only runs under run_functions_eagerly), so Python printing there is not TFL101."""
+    source = """
+        import tensorflow as tf
+
+        @tf.function
+        def step(x):
+            if not tf.inside_function():
+                print("eager value", x)
+            if tf.executing_eagerly():
+                print("eager again", x)
+            else:
+                print("traced", x)
+            return x
+    """
+    assert found(source, "TFL101") == [11]

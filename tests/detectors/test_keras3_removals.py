@@ -286,6 +286,24 @@ def test_keywords_keras3_still_reads_or_other_rules_own() -> None:
     assert hits(src, "TFL608", target="2") == []
 
 
+def test_assigning_a_removed_keras_name_or_member_is_not_using_it() -> None:
+    # Held-out keras-cv: a Keras 2 path gives tf.keras a namespace it lacks, under a
+    # negative hasattr() test; code sets a member Keras 3 removed.  Stores are not reads.
+    src = """
+    import types
+    from tensorflow import keras
+    if not hasattr(keras, "saving"):
+        keras.saving = types.SimpleNamespace()
+    keras.layers.AbstractRNNCell = keras.layers.Layer
+    cell = keras.layers.LSTMCell(4)
+    mask = cell.get_dropout_mask_for_cell
+    cell.get_dropout_mask_for_cell = None
+    base = keras.layers.AbstractRNNCell
+    """
+    assert hits(src, "TFL609") == [10]
+    assert hits(src, "TFL610") == [8]
+
+
 # -- TFL611 keras3-moved-positional-argument ---------------------------------------------------
 def test_positional_arguments_that_moved() -> None:
     src = """
@@ -308,6 +326,42 @@ def test_positional_arguments_that_moved() -> None:
     assert 'model.compile("adam", "mse", metrics=["mae"])' in out
     assert 'self.add_weight(name="w", shape=(shape[-1],))' in out
     assert hits(src, "TFL611", target="2") == []
+
+
+def test_super_init_reaching_an_own_base_init_is_not_keras() -> None:
+    # Held-out tensorflow-addons: a family of layers shares a base class of the package whose
+    # __init__ (wrapped by a type-checking decorator) takes the positionals; super() reaches
+    # that __init__, not Keras's, decorated or not.  An unknown decorator leaves it unknown.
+    src = """
+    import tensorflow as tf
+    from checks import checked
+    class Reduce(tf.keras.layers.Layer):
+        @checked
+        def __init__(self, fn, size, layout=None, **kwargs):
+            super().__init__(**kwargs)
+            self.fn = fn
+    class SumReduce(Reduce):
+        def __init__(self, size, **kwargs):
+            super().__init__(tf.reduce_sum, size, **kwargs)
+    class Counter(tf.keras.metrics.Metric):
+        def __init__(self, classes, mode, name="counter"):
+            super().__init__(name=name)
+    class TopCounter(Counter):
+        @checked
+        def __init__(self, classes):
+            super().__init__(classes, "top")
+    class Inherits(SumReduce):
+        def __init__(self):
+            super().__init__(3)
+    class NoInit(tf.keras.metrics.Metric):
+        def result(self):
+            return 0.0
+    class Named(NoInit):
+        def __init__(self):
+            super().__init__("named")
+    """
+    # Only the last one reaches Keras's Metric.__init__, whose first positional is dtype now.
+    assert hits(src, "TFL611") == [27]
 
 
 def test_renamed_parameters_in_place_are_not_moved() -> None:
@@ -402,6 +456,35 @@ def test_functional_models_keep_input_and_output_shape() -> None:
     assert hits(src, "TFL610") == [10, 10]
 
 
+def test_subclass_built_functionally_keeps_input_shape() -> None:
+    # Held-out keras-cv: model classes build their graph in __init__ and hand inputs and
+    # outputs to super().__init__; Keras 3 then inserts Functional into the class's bases,
+    # so input_shape exists there (checked on Keras 3.15), also for a subclass of theirs.
+    src = """
+    import keras
+    class Backbone(keras.Model):
+        def __init__(self, width=8, **kwargs):
+            x = keras.Input((None, 3))
+            y = keras.layers.Dense(width)(x)
+            super().__init__(inputs=x, outputs=y, **kwargs)
+        def get_config(self):
+            return {"input_shape": self.input_shape[1:]}
+    class Small(Backbone):
+        def describe(self):
+            return self.output_shape
+    class Pair(keras.Model):
+        def __init__(self, x, y):
+            super().__init__(x, y)
+    class Plain(keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+        def describe(self):
+            return self.input_shape
+    print(Small().input_shape, Pair(1, 2).output_shape, Plain().output_shape)
+    """
+    assert hits(src, "TFL610") == [20, 21]
+
+
 def test_names_the_tf_keras_shim_lacks_point_to_standalone_keras() -> None:
     # Under Keras 3, tf.keras.losses lacks mean_squared_error while keras.losses has it;
     # tf.keras.backend.experimental is a module with no keras.ops counterpart.
@@ -446,3 +529,56 @@ def test_hasattr_guards_leave_the_name_alone() -> None:
     """
     assert hits(src, "TFL609") == [10]
     assert hits(src, "TFL607") == []
+
+
+def test_tf_losses_is_tf_keras_losses_not_tf1() -> None:
+    """``tf.losses`` is ``tf.keras.losses`` on TF 2 (tf-agents' bandit agents):
+    ``mean_squared_error`` is tf-keras's loss function, which Keras 3's ``tf.losses`` lacks
+    (TFL609 with the Keras 3 home, never TFL601); a TF1 loss gone from both is TFL601's."""
+    source = """
+        import tensorflow as tf
+
+        def loss(labels, predictions):
+            a = tf.losses.mean_squared_error(labels, predictions)
+            b = tf.metrics.mean_squared_error(labels, predictions)
+            c = tf.losses.softmax_cross_entropy(labels, predictions)
+            return a + b + c + tf.losses.MeanSquaredError()(labels, predictions)
+    """
+    assert hits(source, "TFL609") == [5, 6]
+    assert hits(source, "TFL601") == [7]
+    assert hits(source, "TFL609", target="2") == []
+    assert hits(source, "TFL601", target="2") == [7]
+    (first, _) = [d for d in analyze(source, "TFL609").diagnostics if d.code == "TFL609"]
+    assert first.args["name"] == "tf.losses.mean_squared_error"
+    assert first.args["replacement"] == "keras.losses.mean_squared_error"
+    assert (first.line, first.column, first.end_column) == (5, 8, 36)
+
+
+def test_compatibility_branches_for_older_tensorflow_are_left_alone() -> None:
+    """Imports of old Keras internals in the branches of a version test that TensorFlow 2.21
+    never takes (``Version(tf.__version__).release >= Version("2.13").release`` is true there),
+    and the ``except ImportError:`` fallback of another spelling, never run (tensorflow-addons'
+    and keras-cv's compatibility shims).  The same imports outside such branches are findings."""
+    src = """
+    import tensorflow as tf
+    from packaging.version import Version
+
+    if Version(tf.__version__).release >= Version("2.13").release:
+        from keras.src.engine import keras_tensor
+    elif Version(tf.__version__) >= Version("2.5"):
+        from keras.engine import keras_tensor
+    else:
+        from tensorflow.python.keras.engine import keras_tensor
+
+    try:
+        from keras.src.utils import tf_utils
+    except ImportError:
+        from keras.utils import tf_utils
+
+    if Version(tf.__version__).release < Version("2.13").release:
+        from keras.engine import base_layer
+    else:
+        from keras.engine import input_spec
+    """
+    assert hits(src, "TFL613") == [20]
+    assert hits(src, "TFL609") == []

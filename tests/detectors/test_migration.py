@@ -143,8 +143,9 @@ def test_tf_losses_is_keras_now() -> None:
     b = tf.losses.mean_squared_error
     c = tf.losses.Reduction.SUM
     """
-    assert hits(src, "TFL601", "3") == [3, 4]
-    assert hits(src, "TFL601", "2") == [3]  # tf-keras still has mean_squared_error
+    # tf.losses.mean_squared_error is tf-keras's loss (TF 2), not TF1: TFL609 under Keras 3.
+    assert hits(src, "TFL601", "3") == [3]
+    assert hits(src, "TFL601", "2") == [3]
 
 
 def test_function_local_import_and_shadowing_parameter() -> None:
@@ -272,6 +273,25 @@ def test_keras_backend_depends_on_which_keras() -> None:
     a = tf_keras.backend.placeholder
     """
     assert hits(legacy, "TFL602", "3") == []
+
+
+def test_assigning_a_missing_name_is_not_using_it() -> None:
+    # Held-out keras-cv and tensorflow-model-optimization style shims: a package patches a
+    # name that is missing back onto a module.  The store is not a read; a read (and `+=`,
+    # which reads first) of a removed name is still one, and so is `del` (AttributeError).
+    src = """
+    import keras
+    import tensorflow as tf
+    keras.backend.mean = keras.ops.mean
+    tf.Session = tf.compat.v1.Session
+    x = keras.backend.mean
+    y = tf.Session
+    tf.to_float += 1
+    keras.backend.placeholder += 1
+    del tf.log
+    """
+    assert hits(src, "TFL602") == [6, 9]
+    assert hits(src, "TFL601") == [7, 8, 10]
 
 
 def test_list_physical_devices_is_not_deprecated() -> None:
@@ -634,3 +654,59 @@ def test_device_methods_on_values_that_are_not_known_tensorflow_tensors() -> Non
         return tf.reshape(images, [-1])
     """
     assert hits(src, "TFL602") == []
+
+
+def test_tf1_branches_that_cannot_run_on_tf2_are_silent() -> None:
+    """Code that only runs on TF 1 (a class defined under ``hasattr(tf, "contrib")``, as in
+    tf-agents' unroll test; a version test; the fallback side of ``try``) is a compatibility
+    branch, not a use of a removed API; the TF 2 side of the same tests stays checked."""
+    src = """
+    import distutils.version
+    import tensorflow as tf
+
+    def make_cell():
+        if hasattr(tf, "contrib"):
+            class OldCell(tf.contrib.rnn.LayerRNNCell):
+                pass
+            return OldCell()
+        return tf.keras.layers.LSTMCell(2)
+
+    if tf.__version__.startswith("1."):
+        session = tf.Session()
+    elif int(tf.__version__.split(".")[0]) < 2:
+        session = tf.InteractiveSession()
+    else:
+        session = None
+    if distutils.version.LooseVersion(tf.__version__) < distutils.version.LooseVersion("2.0"):
+        tf.enable_eager_execution()
+    def layers():
+        has_contrib = hasattr(tf, "contrib")
+        return tf.contrib.layers if has_contrib else tf.keras.layers
+    try:
+        from tensorflow.contrib import slim
+    except ImportError:
+        slim = None
+
+    def legacy_only():
+        if tf.__version__ >= "2":
+            return None
+        return tf.placeholder(tf.float32)
+
+    if not hasattr(tf, "contrib"):
+        optimizer = tf.keras.optimizers.Adam()
+    else:
+        optimizer = tf.train.AdamOptimizer()
+    if tf.__version__ >= "2" or tf.executing_eagerly():
+        x = 1
+    else:
+        x = tf.placeholder(tf.float32)
+    if tf.executing_eagerly():
+        y = tf.placeholder(tf.float32)
+    if hasattr(tf, "compat"):
+        z = tf.random_normal([2])
+    try:
+        w = tf.Session()
+    except Exception:
+        w = None
+    """
+    assert hits(src, "TFL601") == [42, 44, 46]

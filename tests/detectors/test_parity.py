@@ -154,6 +154,81 @@ def test_tfl113_loop_targets_global_writers_and_keras_call() -> None:
     assert found(source, "TFL113") == [12, 16]
 
 
+def test_tfl113_global_created_once_by_a_guarded_initialiser() -> None:
+    # Held-out keras-cv: a big lookup table starts as None and a loader fills it once
+    # (`global T; if T is None: T = ...`) before it builds the pipeline whose traced parser
+    # reads it.  The value goes from unset to set once and never changes after a trace.
+    source = """
+        import tensorflow as tf
+        TABLE = None
+        LIMIT = None
+
+        def ensure_table():
+            global TABLE
+            if TABLE is None:
+                TABLE = list(range(1024))
+                TABLE = tf.constant(TABLE)
+            return TABLE
+
+        def set_limit(value):
+            global LIMIT
+            if LIMIT is None or value > 0:
+                LIMIT = value
+
+        @tf.function
+        def lookup(ids):
+            return tf.gather(TABLE, ids) + LIMIT
+
+        def load(paths):
+            ensure_table()
+            return tf.data.Dataset.from_tensor_slices(paths).map(lookup)
+    """
+    # LIMIT is written whenever `value > 0`, not only while it is unset: still stale.
+    assert [dict(d.args)["name"] for d in diagnostics(source, "TFL113")] == ["LIMIT"]
+    # Once created, a module-level trace between two runs of the initialiser still sees it
+    # change (the first trace froze None).
+    traced = """
+        import tensorflow as tf
+        TABLE = None
+
+        def ensure_table():
+            global TABLE
+            if TABLE is None:
+                TABLE = tf.range(4)
+
+        @tf.function
+        def lookup(i):
+            return TABLE if TABLE is not None else i
+
+        lookup(tf.constant(1))
+        ensure_table()
+        lookup(tf.constant(1))
+    """
+    assert found(traced, "TFL113") == [12]
+
+
+def test_tfl113_follows_an_edit_of_the_initialiser_guard() -> None:
+    guarded = textwrap.dedent(
+        """
+        import tensorflow as tf
+        TABLE = None
+
+        def ensure_table(size):
+            global TABLE
+            if TABLE is None:
+                TABLE = tf.range(size)
+
+        @tf.function
+        def lookup(ids):
+            return tf.gather(TABLE, ids)
+        """
+    )
+    always = guarded.replace("if TABLE is None:", "if size:")
+    lint_ = analyzer("ALL")
+    for source, lines in ((guarded, []), (always, [12]), (guarded, [])):
+        assert [d.line for d in lint_.analyze(source).diagnostics if d.code == "TFL113"] == lines
+
+
 def test_tfl113_writes_through_global_are_tfl103_and_comprehensions_are_local() -> None:
     source = """
         import tensorflow as tf
@@ -589,6 +664,41 @@ def test_tfl307_fix_removes_the_keyword_only_for_models() -> None:
     assert "b = Deeper()" in out and "c = Plain()" in out
     assert "g = Scale(input_shape=(3,))" in out  # a layer's shape can matter (Sequential)
     assert found(out, "TFL307") == [38]
+
+
+def test_tfl307_super_init_reaching_an_own_init_that_takes_the_shape() -> None:
+    # super().__init__(input_shape=...) in a subclass of the user's own class goes to that
+    # class's __init__, which takes the shape as a parameter of its own: not Keras's business.
+    source = """
+        import keras
+
+        class Backbone(keras.Model):
+            def __init__(self, input_shape=(None, 3), **kwargs):
+                x = keras.Input(input_shape)
+                super().__init__(inputs=x, outputs=keras.layers.Dense(2)(x), **kwargs)
+
+        class Small(Backbone):
+            def __init__(self, **kwargs):
+                super().__init__(input_shape=(None, 4), **kwargs)
+
+        class Block(keras.layers.Layer):
+            def __init__(self, units, **kwargs):
+                super().__init__(**kwargs)
+                self.units = units
+
+        class Wide(Block):
+            def __init__(self):
+                super().__init__(8, input_shape=(3,))
+
+        class Blocky(Block):
+            pass
+
+        class Wider(Blocky):
+            def __init__(self):
+                super().__init__(8, input_dim=3)
+    """
+    # Block forwards **kwargs to Keras's Layer.__init__: Wide and Wider still reach Keras.
+    assert found(source, "TFL307") == [20, 27]
 
 
 # -- TFL606 deprecated-argument -----------------------------------------------------------------

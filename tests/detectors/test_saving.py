@@ -661,6 +661,100 @@ def test_custom_from_config_that_maps_keys_itself() -> None:
     assert found(through, "TFL403") == [11]
 
 
+def test_custom_from_config_supplies_what_the_config_leaves_out() -> None:
+    # tensorflow-recommenders' unified embedding: from_config rebuilds the sublayer from the
+    # config and passes placeholders for the arguments the config does not carry.
+    source = """
+        import keras
+
+        @keras.saving.register_keras_serializable()
+        class Lookup(keras.layers.Layer):
+            def __init__(self, spec, optimizer, width=8, **kwargs):
+                super().__init__(**kwargs)
+                self.width = width
+                self.table = keras.layers.Embedding(spec.rows, width)
+                self.optimizer = optimizer
+
+            def get_config(self):
+                table = keras.saving.serialize_keras_object(self.table)
+                return {**super().get_config(), "width": self.width, "table": table}
+
+            @classmethod
+            def from_config(cls, config):
+                table = keras.saving.deserialize_keras_object(config.pop("table"))
+                config["spec"] = EmptySpec()
+                config.update(optimizer=None)
+                layer = cls(**config)
+                layer.table = table
+                return layer
+    """
+    assert found(source, "TFL403") == []
+    passed = source.replace("config.update(optimizer=None)", "pass").replace(
+        "cls(**config)", "cls(optimizer=None, **config)"
+    )
+    assert found(passed, "TFL403") == []
+    merged = source.replace("config.update(optimizer=None)", "pass").replace(
+        "cls(**config)", 'cls(**{**config, "optimizer": None})'
+    )
+    assert found(merged, "TFL403") == []
+    copied = source.replace("config.update(optimizer=None)", "pass").replace(
+        "layer = cls(**config)",
+        'rebuilt = {**config, "optimizer": None}\n        layer = cls(**rebuilt)',
+    )
+    assert found(copied, "TFL403") == []
+    forgotten = source.replace("config.update(optimizer=None)", "pass")
+    assert found(forgotten, "TFL403") == [12]
+    assert diagnostic(forgotten, "TFL403").args["args"] == "`optimizer`"
+
+
+def test_arguments_that_reach_the_config_through_an_object_built_from_them() -> None:
+    # tf-models' transformer scaffold: the sublayer made in build() from a class and its
+    # options is stored in the config under the class argument; the options travel with it.
+    source = """
+        import keras
+
+        @keras.saving.register_keras_serializable()
+        class Block(keras.layers.Layer):
+            def __init__(self, units, inner_cls=keras.layers.Dense, inner_cfg=None, **kwargs):
+                super().__init__(**kwargs)
+                self._units = units
+                self._inner_cls = inner_cls
+                self._inner_cfg = inner_cfg
+
+            def build(self, shape):
+                options = self._inner_cfg or {"units": self._units}
+                self._inner = self._inner_cls(**options)
+
+            def get_config(self):
+                return {**super().get_config(), "units": self._units, "inner_cls": self._inner}
+    """
+    assert found(source, "TFL403") == []
+    # Under a key the constructor does not take, the built object carries nothing back.
+    renamed = source.replace('"inner_cls": self._inner', '"inner": self._inner')
+    assert diagnostic(renamed, "TFL403").args["args"] == "`inner_cls`, `inner_cfg`"
+    # A plain value stored next to an unrelated object is still lost.
+    unrelated = source.replace("self._inner_cls(**options)", "keras.layers.Dense(4)")
+    assert diagnostic(unrelated, "TFL403").args["args"] == "`inner_cfg`"
+    # A number computed from an argument does not carry it back, nor does a sublayer's field.
+    computed = layer_with(
+        """
+        def get_config(self):
+            return {**super().get_config(), "units": int(self.units * self.factor)}
+        """
+    )
+    assert diagnostic(computed, "TFL403").args["args"] == "`factor`"
+    field = layer_with(
+        """
+        def build(self, shape):
+            self.dense = keras.layers.Dense(self.units, activation=self.factor)
+
+        def get_config(self):
+            return {**super().get_config(), "units": self.dense.units}
+        """
+    )
+    assert diagnostic(field, "TFL403").args["args"] == "`factor`"
+
+
 def test_unused_optional_argument_is_not_required_in_the_config() -> None:
     source = """
         import keras

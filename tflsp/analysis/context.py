@@ -39,7 +39,7 @@ from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.names import canonical
 from tflsp.analysis.semantic import values as v
-from tflsp.analysis.semantic.block import BlockSemantics
+from tflsp.analysis.semantic.block import BlockSemantics, branch_guards
 from tflsp.analysis.semantic.flow import Reach
 from tflsp.analysis.semantic.graph import (
     DATASET_FUNCTION_METHODS,
@@ -48,6 +48,7 @@ from tflsp.analysis.semantic.graph import (
     GraphInfo,
 )
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
+from tflsp.analysis.semantic.traced import runs_eagerly
 from tflsp.analysis.semantic.values import Values
 from tflsp.analysis.summary import ModuleSummary
 
@@ -269,10 +270,30 @@ class BlockContext:
         if scope is not None and not _in_with(self.index, node, scope):
             # Every node of a function body (outside ``with`` blocks) shares the answer.
             if scope in memo:
-                return memo[scope]
-            found = memo[scope] = self._graph_info(node)
-            return found
-        return self._graph_info(node)
+                found = memo[scope]
+            else:
+                found = memo[scope] = self._graph_info(node)
+        else:
+            found = self._graph_info(node)
+        return None if found is not None and self._eager_branch(node) else found
+
+    def _eager_branch(self, node: ast.AST) -> bool:
+        """``node`` sits under a test that says the code is not traced (``if not
+        tf.inside_function():``): that branch never runs inside the graph."""
+        stmt = node
+        while not isinstance(stmt, ast.stmt):
+            parent = self.index.parent(stmt)
+            if parent is None:
+                return False
+            stmt = parent
+        memo: dict[ast.AST, bool] | None = self.memo.get("context.eager_branch")
+        if memo is None:
+            memo = self.memo["context.eager_branch"] = {}
+        found = memo.get(stmt)
+        if found is None:
+            guards = branch_guards(self.semantics, stmt)
+            found = memo[stmt] = bool(guards) and runs_eagerly(self.model, self.ordinal, guards)
+        return found
 
     def _graph_info(self, node: ast.AST) -> GraphInfo | None:
         graph = self.summary.graph

@@ -15,7 +15,9 @@ is unknown there (a cycle of imports needs no guard).  What is exported, per top
   registered (``register_keras_serializable``, or the module registers by hand);
 - functions that run as a graph (``@tf.function``, ``step = tf.function(f)``);
 - library modules held by a name (``tf = try_import_tensorflow()``: ``tensorflow``);
-- the imported modules themselves (``from . import layers`` then ``layers.MyLayer``).
+- the imported modules themselves (``from . import layers`` then ``layers.MyLayer``);
+- functions and methods whose answer says whether code is traced (:mod:`.semantic.traced`):
+  for these alone an imported file is given the facts of its own imports, one level more.
 
 Anything else stays unknown, as without the workspace.
 """
@@ -36,6 +38,7 @@ from tflsp.analysis.semantic.evaluate import FIXED
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.saving import REGISTER
 from tflsp.analysis.semantic.terms import Term
+from tflsp.analysis.semantic.traced import function_facts
 
 # Installed packages are libraries, not the user's code.
 _LIBRARY_FOLDERS = frozenset({"site-packages", "dist-packages"})
@@ -45,6 +48,8 @@ _ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _MAX_UP = 12  # folders climbed looking for a project root
 _MAX_BYTES = 2_000_000  # larger imported files are not summarised (as the analyzer skips them)
 _MAX_CACHED = 1024  # exports kept, by content hash
+# What a helper must ask for its answer to say whether code is traced (semantic.traced).
+_TRACE_WORDS = re.compile(r"executing_eagerly|inside_function")
 
 # Import statements, found without parsing the whole file (it may not parse while typed).
 _IMPORT_RE = re.compile(
@@ -60,11 +65,18 @@ class Export:
     registered: bool = False  # class: registered for Keras deserialisation
     fixed: bool = False  # function (a tf.function): input_signature given
     target: str = ""  # alias: the library module the name holds (``tf = try_import_tf()``)
+    # function: what calling it says about being traced (semantic.traced facts); class: the
+    # same for its methods, (name, facts).
+    trace: frozenset[str] = frozenset()
+    traces: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
-def module_exports(source: str) -> dict[str, Export]:
-    """What a module's top-level names hold, for the modules importing it."""
-    summary = Analyzer(LintConfig(frozenset())).module_summary(source)
+def module_exports(source: str, imported: WorkspaceImports | None = None) -> dict[str, Export]:
+    """What a module's top-level names hold, for the modules importing it (``imported``: what
+    it imports from the workspace itself, when known)."""
+    analyzer = Analyzer(LintConfig(frozenset()))
+    analyzer.set_imported(imported)
+    summary = analyzer.module_summary(source)
     model = summary.model
     if model is None:
         return {}
@@ -88,15 +100,32 @@ def module_exports(source: str) -> dict[str, Export]:
             gid = value.local_id
             base = model.class_base(gid)
             entry = model.classes.get(gid)
+            traces = _method_traces(model, gid)
             if base and entry is not None:
                 registered = by_hand or any(
                     _is_register(model.value(_callee(d), entry.block))
                     for d in entry.facts.decorators
                 )
-                out[name] = Export("class", base, registered)
+                out[name] = Export("class", base, registered, traces=traces)
+            elif traces:
+                out[name] = Export("class", traces=traces)
         elif value.kind == v.FUNCTION and value.const == v.TF_FUNCTION:
             out[name] = Export("function", fixed=value.base == FIXED)
+        elif value.kind == v.FUNCTION and value.is_local:
+            trace = function_facts(model, value.local_id)
+            if trace:
+                out[name] = Export("function", trace=trace)
     return out
+
+
+def _method_traces(model: ModuleModel, gid: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The class's own methods that answer "am I traced?" (``_use_tf_workflow``)."""
+    out = []
+    for method, method_gid in sorted(model.evaluator.methods(gid).items()):
+        facts = function_facts(model, method_gid)
+        if facts:
+            out.append((method, facts))
+    return tuple(out)
 
 
 def _library_module(model: ModuleModel, values: v.Values) -> str | None:
@@ -139,13 +168,25 @@ class WorkspaceImports:
             return None
         if found.kind == "alias":
             return v.one(v.NAME, found.target)
-        if found.kind == "function":
+        if found.kind == "function" and not found.trace:
             return v.one(v.FUNCTION, qualname, FIXED if found.fixed else "", v.TF_FUNCTION)
         return v.one(v.NAME, qualname)  # the API answers below say what it is
 
+    def trace_test(self, qualname: str) -> frozenset[str] | None:
+        found = self.exports.get(qualname)
+        if found is not None:
+            return found.trace or None
+        owner, _, method = qualname.rpartition(".")
+        found = self.exports.get(owner)
+        if found is None:
+            return None
+        return dict(found.traces).get(method)
+
     def kind(self, name: str, flavor: str) -> str | None:
         found = self.exports.get(name)
-        return found.kind if found is not None and found.kind != "alias" else None
+        if found is None or found.kind == "alias" or _trace_only(found):
+            return None
+        return found.kind
 
     def returns(self, name: str, flavor: str) -> str | None:
         return None
@@ -159,7 +200,15 @@ class WorkspaceImports:
 
     def registered(self, qualname: str) -> bool | None:
         found = self.exports.get(qualname)
-        return found.registered if found is not None and found.kind == "class" else None
+        if found is None or found.kind != "class" or _trace_only(found):
+            return None
+        return found.registered
+
+
+def _trace_only(found: Export) -> bool:
+    """Exported only for what its calls say about being traced: a plain function, or a class
+    that is no TF/Keras class (to everything else, as unknown as before)."""
+    return bool(found.trace) or (found.kind == "class" and not found.base)
 
 
 def import_texts(source: str) -> tuple[str, ...]:
@@ -324,6 +373,12 @@ class Workspace:
         self._is_file: Callable[[Path], bool] = _is_file
         self._project_root: Callable[[Path], Path | None] | None = None
         self._find: Callable[[tuple[Path, ...], tuple[str, ...]], Path | None] | None = None
+        # A batch run also remembers each file's imported files and the trace facts they give
+        # it (the files do not change during the run).
+        self._remember = remember_paths
+        self._traces: dict[tuple[str, str], WorkspaceImports | None] = {}
+        self._files: dict[tuple[str, str], list[tuple[tuple[str, ...], Path, str, str]]] = {}
+        self._reads: dict[Path, tuple[str, str]] = {}
         if remember_paths:
             self._exists = functools.lru_cache(maxsize=65536)(_exists)
             self._is_file = functools.lru_cache(maxsize=65536)(_is_file)
@@ -353,50 +408,110 @@ class Workspace:
             return None
         return hashlib.sha256(data).hexdigest(), text
 
-    def exports_of(self, digest: str, text: str) -> dict[str, Export]:
-        found = self._exports.get(digest)
+    def exports_of(
+        self, digest: str, text: str, imported: WorkspaceImports | None = None
+    ) -> dict[str, Export]:
+        key = digest if imported is None else f"{digest}:{imported.fingerprint}"
+        found = self._exports.get(key)
         if found is None:
             try:
-                found = module_exports(text)
+                found = module_exports(text, imported)
             except RecursionError:
                 found = {}
             if len(self._exports) >= _MAX_CACHED:
                 self._exports.clear()
-            self._exports[digest] = found
+            self._exports[key] = found
         return found
 
     def files(self, path: Path, source: str) -> list[tuple[tuple[str, ...], Path, str, str]]:
         """(module name, file, content hash, text) of each workspace file ``path`` imports."""
+        key = (str(path), source)
+        if self._remember and key in self._files:
+            return self._files[key]
         out = []
         found = imported_modules(
             path, source, self._exists, self._is_file, self._project_root, self._find
         )
         for name, file in sorted(found.items()):
-            read = self._read(file)
+            read = self._reads.get(file) if self._remember else None
+            if read is None:
+                read = self._read(file)
+                if self._remember and read is not None:
+                    self._reads[file] = read  # one copy of each text, however often imported
             if read is not None:
                 out.append((name, file, *read))
+        if self._remember:
+            self._files[key] = out
         return out
 
     def dependency_digest(self, path: Path, source: str) -> str:
-        """A digest of the content hashes of the workspace files ``path`` imports ("" none)."""
-        files = [(str(file), digest) for _, file, digest, _ in self.files(path, source)]
+        """A digest of the content hashes of the workspace files ``path`` imports, and of
+        the files they import (their trace facts reach it: :meth:`imports_for`); "" none."""
+        direct = self.files(path, source)
+        files = {(str(file), digest) for _, file, digest, _ in direct}
+        for _, file, _, text in direct:
+            files.update((str(f), digest) for _, f, digest, _ in self.files(file, text))
         return _digest(files) if files else ""
 
     def imports_for(self, path: Path, source: str) -> WorkspaceImports | None:
-        """What ``path`` imports from the workspace; None when it imports nothing of it."""
+        """What ``path`` imports from the workspace; None when it imports nothing of it.
+
+        An imported file is summarised alone, except for its "am I traced?" helpers: those
+        may call helpers of the files it imports in turn (keras-hub's layers ask a base
+        class method, which asks a function of a utility module), so each imported file is
+        given the trace facts of its own imports (:meth:`_trace_imports`), one level more.
+        """
         files = self.files(path, source)
         if not files:
             return None
         module = module_path(path)
         package = module if path.name == "__init__.py" else module[:-1]
         exports: dict[str, Export] = {}
-        for name, _file, digest, text in files:
+        listed = [(str(file), digest) for _, file, digest, _ in files]
+        for name, file, digest, text in files:
             qualname = ".".join(name)
             exports[qualname] = Export("module")
-            for member, export in self.exports_of(digest, text).items():
+            nested = self._trace_imports(file, text)
+            if nested is not None:
+                listed.extend(nested.files)
+            for member, export in self.exports_of(digest, text, nested).items():
                 exports[f"{qualname}.{member}"] = export
-        listed = tuple((str(file), digest) for _, file, digest, _ in files)
-        return WorkspaceImports(package, exports, listed, _digest(listed))
+        unique = tuple(sorted(set(listed)))
+        return WorkspaceImports(package, exports, unique, _digest(unique))
+
+    def _trace_imports(self, path: Path, source: str) -> WorkspaceImports | None:
+        """Only the trace facts of what ``path`` imports and its text names (None: none), so
+        that nothing else an imported file knows changes from one level to two, and a file
+        that asks no such helper is summarised once, as before."""
+        key = (str(path), source)
+        if self._remember and key in self._traces:
+            return self._traces[key]
+        files = self.files(path, source)
+        exports: dict[str, Export] = {}
+        listed = []
+        for name, file, digest, text in files:
+            if not _TRACE_WORDS.search(text):
+                continue  # summarised alone, a file that asks TensorFlow nothing has no facts
+            qualname = ".".join(name)
+            found = False
+            for member, export in self.exports_of(digest, text).items():
+                if (export.trace or export.traces) and member in source:
+                    kind = "class" if export.traces else export.kind
+                    exports[f"{qualname}.{member}"] = Export(
+                        kind, trace=export.trace, traces=export.traces
+                    )
+                    found = True
+            if found:
+                exports[qualname] = Export("module")
+                listed.append((str(file), digest))
+        result = None
+        if exports:
+            module = module_path(path)
+            package = module if path.name == "__init__.py" else module[:-1]
+            result = WorkspaceImports(package, exports, tuple(listed), _digest(listed))
+        if self._remember:
+            self._traces[key] = result
+        return result
 
 
 def _digest(files: Iterable[tuple[str, str]]) -> str:

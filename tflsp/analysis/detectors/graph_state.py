@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 from tflsp.analysis.context import BlockContext
+from tflsp.analysis.detectors.graph_op_names import only_names_ops
 from tflsp.analysis.detectors.graph_support import (
     VARIABLE_FACTORIES,
     attribute_origins,
@@ -86,11 +87,25 @@ def python_state_in_call(ctx: BlockContext) -> None:
             continue
         if attr in attribute_origins(ctx, owner[0]).variables:
             continue  # a variable rebound to a tensor: TFL110
+        if only_names_ops(ctx, owner[0], attr, _updates_of(owner[0], attr)):
+            continue  # a per-trace tag for op names: changing per trace is the point
         ctx.report(
             "TFL104",
             stmt,
             args={"attribute": attr, "function": ctx.graph_function_name(stmt)},
         )
+
+
+def _updates_of(cls: ast.ClassDef, attr: str) -> set[ast.stmt]:
+    """The statements of ``cls`` that bump ``<obj>.attr`` (``x += 1``, ``x = x + 1``)."""
+    out: set[ast.stmt] = set()
+    for node in ast.walk(cls):
+        if isinstance(node, (ast.AugAssign, ast.Assign)):
+            update = _self_update(node)
+            target = update[0] if update is not None else None
+            if isinstance(target, ast.Attribute) and target.attr == attr:
+                out.add(node)
+    return out
 
 
 # -- TFL110: a variable replaced by a tensor -----------------------------------------------

@@ -198,15 +198,33 @@ def _report_creation(
         return
     if _depends_on(ctx, anchor, outer):
         return  # real-code-findings M9: it must be made anew for each call of ``outer``
-    if len(calls) > 1:
+    if len(calls) > 1 or any(_repeats_within(ctx, c, outer) for c in calls):
         return  # made once per call of ``outer`` and reused inside it
-    if any(_innermost_loop(ctx, c) is None and _forwards_parameters(c, outer) for c in calls):
+    if any(_forwards_parameters(c, outer) for c in calls):
         ctx.report(
             "TFL106",
             node,
             message="created_per_call",
             args={"function": display, "outer": outer.name},
         )
+
+
+def _repeats_within(ctx: BlockContext, call: ast.Call, outer: ast.AST) -> bool:
+    """Does ``call`` run repeatedly within one run of ``outer``: in a loop or a comprehension
+    (not the iterable of its first ``for``, which is evaluated once)?"""
+    child: ast.AST = call
+    below: ast.AST | None = None  # the child's own child on the way up
+    for parent in ctx.index.ancestors(call):
+        if parent is outer:
+            return False
+        if isinstance(parent, _LOOPS) and child is not getattr(parent, "iter", None):
+            return True
+        if isinstance(parent, _COMPREHENSIONS) and not (
+            child is parent.generators[0] and below is parent.generators[0].iter
+        ):
+            return True
+        below, child = child, parent
+    return False
 
 
 def _runs_once_or_unknown(ctx: BlockContext, outer: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -367,11 +385,98 @@ def _debug_guarded(ctx: BlockContext, node: ast.AST) -> bool:
     return False
 
 
-def _switched_off_later(ctx: BlockContext, call: ast.Call) -> bool:
-    """Module code turns graphs back on after this switch (real-code-findings M7)."""
-    if ctx.index.enclosing_function(call) is not None:
+# A test fixture's set-up method and the tear-down method that always runs after it.
+_TEARDOWNS = {
+    "setUp": "tearDown",
+    "asyncSetUp": "asyncTearDown",
+    "setUpClass": "tearDownClass",
+    "setup_method": "teardown_method",
+    "setup_class": "teardown_class",
+}
+
+
+def _switch_flag(ctx: BlockContext, call: ast.Call) -> ast.expr | None:
+    """The flag a ``run_functions_eagerly`` call passes (None: not such a call)."""
+    func = call.func
+    if last_name(func) not in _SWITCH_NAMES or ctx.resolve(func) not in _EAGER_SWITCHES:
+        return None
+    if call.args:
+        return call.args[0]
+    kw = ctx.keyword(call, "run_eagerly")
+    return kw.value if kw is not None else None
+
+
+def _is_false(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
+def _switches_off(
+    ctx: BlockContext, scope: ast.AST, after: ast.AST | None = None, depth: int = 0
+) -> bool:
+    """``scope`` turns graphs back on (after ``after``, when given): a call with ``False``,
+    ``addCleanup(tf.config.run_functions_eagerly, False)``, or a clean-up it registers
+    (``addCleanup(f)``, pytest's ``request.addfinalizer(f)``) that does."""
+    start = (getattr(after, "lineno", 0), getattr(after, "col_offset", 0))
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call) or (node.lineno, node.col_offset) <= start:
+            continue
+        if _is_false(_switch_flag(ctx, node)):
+            return True
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr in _CLEANUPS and node.args):
+            continue
+        first = node.args[0]
+        if ctx.resolve(first) in _EAGER_SWITCHES:
+            if len(node.args) == 2 and _is_false(node.args[1]):
+                return True
+            continue
+        if depth < 2 and _cleanup_switches_off(ctx, first, depth):
+            return True
+    return False
+
+
+# Methods that register a function to run when a test (or fixture) ends.
+_CLEANUPS = frozenset({"addCleanup", "addClassCleanup", "addfinalizer"})
+
+
+def _cleanup_switches_off(ctx: BlockContext, cleanup: ast.expr, depth: int) -> bool:
+    """Does the registered clean-up turn graphs back on?  A lambda or a function of this
+    block is read; one defined elsewhere (another top-level statement, another file) may
+    well do it, and unknown is not a reason to report."""
+    if isinstance(cleanup, ast.Lambda):
+        return _switches_off(ctx, cleanup.body, depth=depth + 1)
+    if not isinstance(cleanup, ast.Name):
         return False
-    return bool(ctx.summary.eager_switches.get(ctx.block_key))
+    local = [
+        fn
+        for kind in FUNCTION_TYPES
+        for fn in ctx.index.nodes(kind)
+        if isinstance(fn, FUNCTION_TYPES) and fn.name == cleanup.id
+    ]
+    if local:
+        return any(_switches_off(ctx, fn, depth=depth + 1) for fn in local)
+    reach = ctx.reaching(cleanup)
+    return reach is None or reach.outer
+
+
+def _switched_off_later(ctx: BlockContext, call: ast.Call) -> bool:
+    """The switch is scoped: module code turns graphs back on after it (real-code-findings
+    M7), or so does its own function later (``try``/``finally``, a fixture after its
+    ``yield``), or the tear-down paired with the set-up method it sits in (tf-agents' tests
+    switch eager execution on in ``setUp`` and off in ``tearDown``)."""
+    fn = ctx.index.enclosing_function(call)
+    if fn is None:
+        return bool(ctx.summary.eager_switches.get(ctx.block_key))
+    if _switches_off(ctx, fn, after=call):
+        return True
+    teardown = _TEARDOWNS.get(getattr(fn, "name", ""))
+    owner = ctx.index.parent(fn)
+    if teardown is None or not isinstance(owner, ast.ClassDef):
+        return False
+    return any(
+        isinstance(stmt, FUNCTION_TYPES) and stmt.name == teardown and _switches_off(ctx, stmt)
+        for stmt in owner.body
+    )
 
 
 def _drop_keyword(ctx: BlockContext, call: ast.Call, kw: ast.keyword) -> Edit:
@@ -403,10 +508,7 @@ def eager_debug_left_on(ctx: BlockContext) -> None:
             continue
         name = ctx.resolve(func)
         if name in _EAGER_SWITCHES:
-            flag = call.args[0] if call.args else None
-            if flag is None:
-                kw = ctx.keyword(call, "run_eagerly")
-                flag = kw.value if kw is not None else None
+            flag = _switch_flag(ctx, call)
             if (
                 _is_true(flag)
                 and not _debug_guarded(ctx, call)

@@ -123,7 +123,12 @@ def _super_init(ctx: BlockContext, func: ast.Attribute) -> Callee | None:
     cls = ctx.index.enclosing_class(func)
     if cls is None:
         return None
-    bases, _ = local_class_bases(ctx, ctx.class_id(cls), "__init__")
+    gid = ctx.class_id(cls)
+    # super() reaches the first __init__ after this class: one of this module's classes
+    # (decorated or not) is the user's own signature, not Keras's.
+    if any(_own_init(ctx, base) for base in ctx.model.mro(gid) if base != gid):
+        return None
+    bases, _ = local_class_bases(ctx, gid, "__init__")
     if len(bases) != 1:
         return None
     spelled = data_class(bases[0], "keras3")
@@ -131,6 +136,14 @@ def _super_init(ctx: BlockContext, func: ast.Attribute) -> Callee | None:
         return None
     k2 = data_class(bases[0], "tf_keras")
     return Callee(spelled, "keras3", k2, f"{_display(bases[0])}.__init__", True)
+
+
+def _own_init(ctx: BlockContext, class_gid: str) -> bool:
+    entry = ctx.model.classes.get(class_gid)
+    return entry is not None and (
+        "__init__" in entry.facts.methods
+        or any(name == "__init__" for name, _ in entry.facts.class_attributes)
+    )
 
 
 def _tf_keras_name(name: str) -> str | None:

@@ -24,9 +24,11 @@ from tflsp.analysis.detectors.keras3_support import (
     guarded,
     receiver,
 )
+from tflsp.analysis.detectors.migration import assigned
 from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.terms import Term
 
 # Removed in TF 2.6 (tf-keras 2.21 has none of them either): name -> message variant.
 _GONE_MODEL_METHODS = {
@@ -71,12 +73,48 @@ _OPTIMIZER_METHODS = frozenset({"get_updates", "get_gradients", "minimize", "com
 # these, though keras.Model does not; Functional is not public, so the data cannot say it.
 _FUNCTIONAL_MEMBERS = frozenset({"input_shape", "output_shape"})
 _PLAIN_MODEL = frozenset({"keras.Model", "keras.models.Model"})
+_SUPER = Term("global", "super")
 
 
 def _may_be_functional(ctx: BlockContext, expr: ast.AST) -> bool:
-    """An instance of ``keras.Model`` itself (not of a subclass of this module)."""
+    """An instance of ``keras.Model`` itself, or of a subclass of this module built the
+    functional way."""
     return any(
-        x.kind == v.INSTANCE and not x.is_local and x.ref in _PLAIN_MODEL for x in ctx.value(expr)
+        x.kind == v.INSTANCE
+        and (_built_functionally(ctx, x.local_id) if x.is_local else x.ref in _PLAIN_MODEL)
+        for x in ctx.value(expr)
+    )
+
+
+def _built_functionally(ctx: BlockContext, class_gid: str) -> bool:
+    """An ``__init__`` of the class or of its local bases hands inputs and outputs to
+    ``super().__init__``: Keras 3's Model.__init__ then inserts Functional into the bases."""
+    model = ctx.model
+    for gid in model.mro(class_gid):
+        init = model.evaluator.methods(gid).get("__init__")
+        entry = model.functions.get(init) if init is not None else None
+        if entry is None:
+            continue
+        for call in model.blocks[entry.block].calls:
+            func = call.func
+            if (
+                call.scope == entry.facts.local_id
+                and func.tag == "attr"
+                and func.args[1] == "__init__"
+                and func.args[0].tag == "call"
+                and func.args[0].args[0] == _SUPER
+                and _functional_arguments(len(call.args), {k for k, _ in call.kwargs})
+            ):
+                return True
+    return False
+
+
+def _functional_arguments(positional: int, keywords: set[str | None]) -> bool:
+    """Keras 3's test for constructor arguments that make a Functional model."""
+    return (
+        positional == 2
+        or (positional == 1 and "outputs" in keywords)
+        or {"inputs", "outputs"} <= keywords
     )
 
 
@@ -96,6 +134,8 @@ def keras3_removed_members(ctx: BlockContext) -> None:
 
 def _check(ctx: BlockContext, node: ast.Attribute) -> None:
     attr = node.attr
+    if assigned(ctx, node):
+        return
     if attr in _FUNCTIONAL_MEMBERS and _may_be_functional(ctx, node.value):
         return
     if guarded(ctx, node):

@@ -33,7 +33,7 @@ from tflsp.analysis.detectors.keras3_support import (
     keras_root,
     raw_name,
 )
-from tflsp.analysis.detectors.migration import chain_root, is_outermost
+from tflsp.analysis.detectors.migration import assigned, chain_root, is_outermost
 from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic import values as v
@@ -56,6 +56,20 @@ class Missing:
     replacement: str = ""
     public: str = ""
     fixable: bool = False  # the replacement is one object the data names (not advice)
+
+
+# TensorFlow 2 loads these modules from Keras: ``tf.losses`` is ``tf.keras.losses`` (checked
+# against the data in tests/analysis/test_apidata.py), so under Keras 3 they lack what
+# tf-keras had, as ``tf.keras`` does (``tf.losses.mean_squared_error``).
+KERAS_MODULE_ALIASES = ("losses", "metrics", "optimizers", "initializers")
+
+
+def keras_alias(name: str) -> str | None:
+    """``tensorflow.losses.X`` -> ``tensorflow.keras.losses.X`` (None: not such a name)."""
+    module, _, rest = name.removeprefix("tensorflow.").partition(".")
+    if not name.startswith("tensorflow.") or module not in KERAS_MODULE_ALIASES or not rest:
+        return None
+    return f"tensorflow.keras.{module}.{rest}"
 
 
 def tf2_spelling(name: str) -> str:
@@ -181,6 +195,9 @@ def keras3_missing_names(ctx: BlockContext) -> None:
             continue  # reported where the head was imported or bound
         name = raw_name(ctx, node)
         name = name and tf2_spelling(name)
+        if name is not None and (alias := keras_alias(name)) is not None:
+            _report_alias(ctx, node, name, alias, version)
+            continue
         if name is None or keras_root(name) is None:
             continue
         found = missing(name, version, as_module=False)
@@ -193,8 +210,27 @@ def keras3_missing_names(ctx: BlockContext) -> None:
                 continue
             found = Missing("TFL609", found.name, "gone")
         target = _strip(node, name, found.name)
+        if assigned(ctx, target):
+            continue
         _report(ctx, target, found, _chain_fix(ctx, target, head, root, found))
     _imports(ctx, version)
+
+
+def _report_alias(ctx: BlockContext, node: ast.expr, name: str, alias: str, version: int) -> None:
+    """``tf.losses.mean_squared_error``: a tf-keras name Keras 3's ``tf.keras`` dropped.
+
+    A name neither Keras has (``tf.losses.softmax_cross_entropy``) is TF1's, TFL601's."""
+    found = missing(alias, version, as_module=False)
+    if (
+        found is None
+        or found.code != "TFL609"
+        or not apidata.exists(found.name, "tf_keras")
+        or guarded(ctx, node)
+    ):
+        return
+    # Said in the code's own spelling (tf.losses, not tf.keras.losses).
+    found.name = "tensorflow." + found.name[len("tensorflow.keras.") :]
+    _report(ctx, _strip(node, name, found.name), found, None)
 
 
 def _backend_of_tfl602(found: Missing) -> bool:

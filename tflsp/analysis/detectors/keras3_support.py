@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from tflsp.analysis import apidata
 from tflsp.analysis.context import BlockContext
+from tflsp.analysis.detectors.migration import compat_branch
 from tflsp.analysis.names import _KERAS_ALIASES, canonical
 from tflsp.analysis.semantic import values as v
 
@@ -71,7 +72,11 @@ def raw_name(ctx: BlockContext, expr: ast.AST) -> str | None:
 def guarded(ctx: BlockContext, node: ast.AST) -> bool:
     """``node`` sits in a ``try`` whose handlers catch a missing name or module, or runs only
     when a ``hasattr()`` test says the name is there (``if hasattr(tf.keras.optimizers,
-    "experimental") and ...``)."""
+    "experimental") and ...``), or sits in a compatibility branch that cannot run on
+    TensorFlow 2.21 (``else:`` of ``if Version(tf.__version__) >= Version("2.13"):``) or in
+    the ``except ImportError:`` fallback of another spelling."""
+    if compat_branch(ctx, node):
+        return True
     child = node
     text = ctx.source(node) if isinstance(node, ast.Attribute) else None
     for scope in ctx.index.ancestors(node):

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import ast
 
+from tflsp.analysis import apidata
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors import keras_backend_names as kb
 from tflsp.analysis.detectors.tf1_names import DATASET_V1_METHODS, Removed, lookup
 from tflsp.analysis.diagnostics import Edit
 from tflsp.analysis.names import canonical, dotted, import_bindings
 from tflsp.analysis.registry import detector
+from tflsp.analysis.semantic.guards import expects_missing, unreachable_on_tf2
 from tflsp.analysis.summary import ModuleSummary
 
 TF_PREFIX = "tensorflow."
@@ -61,6 +63,16 @@ def is_outermost(ctx: BlockContext, node: ast.Attribute) -> bool:
     return not (isinstance(parent, ast.Attribute) and parent.value is node)
 
 
+def assigned(ctx: BlockContext, node: ast.expr) -> bool:
+    """``node`` is only written (``mod.name = ...``): giving a module or object a name it lacks
+    is no use of that name.  ``+=`` reads it first and ``del`` fails on a missing one."""
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and not isinstance(ctx.index.parent(node), ast.AugAssign)
+    )
+
+
 def raw_target(ctx: BlockContext, expr: ast.expr) -> str | None:
     """The dotted target before Keras spellings are merged (``tensorflow.keras.backend.mean``)."""
     text = dotted(expr)
@@ -102,6 +114,8 @@ def tf1_removed_api(ctx: BlockContext) -> None:
         for _ in range(strip):
             if isinstance(sub, ast.Attribute):
                 sub = sub.value
+        if assigned(ctx, sub):
+            continue
         _report_removed(ctx, sub, key, entry)
     _removed_imports(ctx, version)
     _dataset_v1_methods(ctx)
@@ -137,7 +151,37 @@ def _removed_path(qual: str, version: int) -> tuple[str, str, Removed] | None:
     return (path, found[0], found[1]) if found is not None else None
 
 
+def _tf2_exists(name: str) -> bool | None:
+    """Does ``name`` exist on TF 2.21, whichever Keras it runs with (None: it depends)?"""
+    found = {apidata.exists(name, flavor) for flavor in ("tensorflow", "tf_keras")}
+    return found.pop() if len(found) == 1 else None
+
+
+def _assigned_values(ctx: BlockContext, name: ast.Name) -> list[ast.expr] | None:
+    """The values assigned to ``name`` that reach this use (None: not all known here)."""
+    reach = ctx.reaching(name)
+    if reach is None or reach.outer or not reach.defs:
+        return None
+    out = []
+    for binding in reach.defs:
+        parent = ctx.index.parent(binding)
+        if not isinstance(parent, ast.Assign) or parent.targets != [binding]:
+            return None
+        out.append(parent.value)
+    return out
+
+
+def compat_branch(ctx: BlockContext, node: ast.AST) -> bool:
+    """``node`` only runs where the TF1 API exists (``if hasattr(tf, "contrib"):``, a test of
+    ``tf.__version__``), or sits in a ``try`` that expects it to be missing."""
+    return expects_missing(ctx.index, node) or unreachable_on_tf2(
+        ctx.index, node, ctx.qualname, _tf2_exists, lambda name: _assigned_values(ctx, name)
+    )
+
+
 def _report_removed(ctx: BlockContext, node: ast.expr, key: str, entry: Removed) -> None:
+    if compat_branch(ctx, node):
+        return
     args = {"name": ctx.source(node), "replacement": entry.replacement, "path": key}
     variant = _variant(ctx, key, entry)
     fix = None
@@ -184,6 +228,8 @@ def _report_import(ctx: BlockContext, node: ast.stmt, qual: str, version: int) -
     found = _removed_path(canonical(qual), version)
     if found is None:
         return False
+    if compat_branch(ctx, node):
+        return True
     _, key, entry = found
     if key == "contrib" or not entry.replacement:
         variant = "import_contrib" if key == "contrib" else "import_delete"
@@ -304,7 +350,7 @@ def _looks_like_optimizer(ctx: BlockContext, expr: ast.expr) -> bool:
 
 
 def _keras_backend(ctx: BlockContext, node: ast.Attribute) -> None:
-    if node.attr not in kb.MISSING_IN_KERAS3:
+    if node.attr not in kb.MISSING_IN_KERAS3 or assigned(ctx, node):
         return
     raw = raw_target(ctx, node)
     if raw is None or not raw.startswith(

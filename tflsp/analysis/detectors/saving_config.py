@@ -21,6 +21,11 @@ from tflsp.analysis.detectors.saving import (
     is_registered,
     registers_by_hand,
 )
+from tflsp.analysis.detectors.saving_config_supplied import (
+    builds_dict,
+    carried_by_built_objects,
+    supplied_by_from_config,
+)
 from tflsp.analysis.names import dotted
 from tflsp.analysis.registry import detector
 
@@ -295,20 +300,26 @@ def get_config_missing_args(ctx: BlockContext) -> None:
         if keys is None:
             continue  # built in a way we cannot read
         from_config = method(cls, "from_config")
-        if from_config is not None and not _rebuilds_from_config(from_config):
-            continue
+        if from_config is not None:
+            if not _rebuilds_from_config(from_config):
+                continue
+            keys |= supplied_by_from_config(from_config, init)
         uses_super = _calls_super_get_config(get_config)
         forwarded = _forwarded_to_super(init)
         used = {
             n.id for n in ast.walk(init) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
         }
+        params = init_params(init)
         missing = [
             p.name
-            for p in init_params(init)
+            for p in params
             if p.name not in keys
             and (p.required or p.name in used)
             and not (uses_super and p.name in forwarded)
         ]
+        if missing:
+            carried = carried_by_built_objects(cls, init, get_config, {p.name for p in params})
+            missing = [name for name in missing if name not in carried]
         if missing and _config_is_used(ctx, cls):
             ctx.report(
                 "TFL403",
@@ -365,7 +376,7 @@ def _config_keys(fn: ast.FunctionDef) -> set[str] | None:
                 keys.add(node.slice.value)
             else:
                 return None
-        elif isinstance(node, ast.Call) and _builds_dict(node):
+        elif isinstance(node, ast.Call) and builds_dict(node):
             for kw in node.keywords:
                 if kw.arg is None:
                     if not _only_known(kw.value, known):
@@ -382,13 +393,6 @@ def _config_keys(fn: ast.FunctionDef) -> set[str] | None:
         ):
             return None
     return keys
-
-
-def _builds_dict(call: ast.Call) -> bool:
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id == "dict"
-    return isinstance(func, ast.Attribute) and func.attr == "update"
 
 
 def _dict_names(fn: ast.FunctionDef) -> set[str]:

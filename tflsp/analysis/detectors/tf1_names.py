@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 BOTH = frozenset({2, 3})
-ONLY_KERAS3 = frozenset({3})
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,10 +309,8 @@ TABLE: dict[str, Removed] = {
         f"losses.{name}": Removed(f"`{new}`", kind="keras_module")
         for name, new in _KERAS_LOSSES.items()
     },
-    # tf-keras still has a mean_squared_error function; the Keras 3 tf.keras.losses has not.
-    "losses.mean_squared_error": Removed(
-        "`keras.losses.MeanSquaredError()`", kind="keras_module", keras=ONLY_KERAS3
-    ),
+    # Not tf.losses.mean_squared_error: it is tf-keras's loss function (TensorFlow 2), which
+    # only Keras 3's tf.keras lacks (TFL609's).
     **{
         f"metrics.{name}": Removed(f"`keras.metrics.{new}()`", kind="keras_module")
         for name, new in _KERAS_METRICS.items()

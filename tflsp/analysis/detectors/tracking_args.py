@@ -107,6 +107,17 @@ def _is_super_init(ctx: BlockContext, call: ast.Call) -> ast.ClassDef | None:
     return cls if isinstance(cls, ast.ClassDef) else None
 
 
+def _local_bases(ctx: BlockContext, cls: ast.ClassDef) -> list[str]:
+    """Ids of this module's layer and model classes that ``cls`` derives from directly."""
+    facts = ctx.summary.classes.get(ctx.index.scope_id(cls))
+    out = []
+    for base in facts.bases if facts is not None else ():
+        found = local_class_kind(ctx.summary, base)
+        if found is not None and found[1] in ("layer", "model"):
+            out.append(found[0])
+    return out
+
+
 @detector("TFL307")
 def input_shape_on_subclassed_model(ctx: BlockContext) -> None:
     keras3 = ctx.keras_version == 3
@@ -118,6 +129,9 @@ def input_shape_on_subclassed_model(ctx: BlockContext) -> None:
         if cls is not None:
             kind = ctx.keras_kind(cls)
             name = cls.name
+            bases = _local_bases(ctx, cls)
+            if bases:  # super() reaches their __init__ first, as a call of them would
+                kws = [kw for kw in kws if any(_reaches_keras(ctx, b, kw.arg or "") for b in bases)]
         elif isinstance(call.func, ast.Name):
             found = local_class_kind(ctx.summary, call.func.id)
             if found is None:

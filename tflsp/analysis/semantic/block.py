@@ -22,6 +22,9 @@ from tflsp.analysis.semantic.terms import Term, TermBuilder, union
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
+Guards = tuple[tuple[Term, bool], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class FunctionSem:
     local_id: str
@@ -33,6 +36,11 @@ class FunctionSem:
     generator: bool
     is_async: bool
     params: tuple[str, ...]
+    # Each way out of a plain function: (what it returns as a test term, the branch tests
+    # that hold on the way there); the falling-off end returns None.  Empty when every way
+    # out returns a constant under no test that calls anything (it says nothing about
+    # tracing), for generators, and past 8 returns.
+    return_paths: tuple[tuple[Term, Guards], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +64,9 @@ class CallSem:
     withs: tuple[Term, ...]  # context managers around the call (inside its function)
     # Under ``if not self.built:``: runs on the first call only (a hand-made lazy build).
     once: bool = False
+    # Branch tests around the call in its function that hold when it runs (test term, True:
+    # the test is true there), for :mod:`.traced` (``if tf.executing_eagerly(): ...``).
+    guards: Guards = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +89,9 @@ class SemanticFacts:
     # Names read, grouped by the top-level class whose lines hold the read ("" elsewhere):
     # whether a class is used anywhere but inside itself.
     mentions: tuple[tuple[str, frozenset[str]], ...] = ()
+    # (name, local id of the writing function) of ``global_writes`` whose every write runs
+    # only while the name is unset (``if X is None: X = ...``): created once, then left alone.
+    lazy_globals: frozenset[tuple[str, str]] = frozenset()
 
 
 EMPTY_SEMANTICS = SemanticFacts((), (), (), (), (), (), False)
@@ -90,6 +104,10 @@ class BlockSemantics:
         self.flow = BlockFlow(index)
         self.terms = TermBuilder(self.flow)
         self._facts: SemanticFacts | None = None
+        # Branch tests as terms (None: not a test of where code runs), and each statement
+        # list's early exits (``if test: return``) by position, shared by the calls below.
+        self.test_terms: dict[ast.expr, Term | None] = {}
+        self.early_exits: dict[int, list[tuple[int, Term]]] = {}
 
     @property
     def index(self) -> NodeIndex:
@@ -154,7 +172,8 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
         else:
             args, kwargs = (), ()
         once = scope_id is not None and _before_built(sem, call)
-        calls.append(CallSem(scope_id, terms.expr(call.func), args, kwargs, withs, once))
+        guards = branch_guards(sem, call) if scope_id is not None else ()
+        calls.append(CallSem(scope_id, terms.expr(call.func), args, kwargs, withs, once, guards))
     return SemanticFacts(
         tuple(exports),
         tuple(bindings),
@@ -165,7 +184,60 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
         flow.module.star_import,
         _timeline(index.tree.body, numbers, index.parents),
         _mentions(index.tree.body, flow.uses),
+        _lazy_globals(sem, flow.global_writes),
     )
+
+
+def _lazy_globals(
+    sem: BlockSemantics, writes: dict[str, list[ast.AST]]
+) -> frozenset[tuple[str, str]]:
+    lazy: dict[tuple[str, str], bool] = {}
+    for name, nodes in writes.items():
+        for node in nodes:
+            key = (name, sem.scope_id_of(node) or "")
+            lazy[key] = lazy.get(key, True) and _while_unset(sem, node, name)
+    return frozenset(key for key, only_once in lazy.items() if only_once)
+
+
+def _while_unset(sem: BlockSemantics, node: ast.AST, name: str) -> bool:
+    """``node`` runs only while ``name`` is None or empty: under ``if name is None:`` or
+    ``if not name:`` (alone or in an ``and``), or in the ``else`` of their opposites."""
+    child = node
+    for parent in sem.index.ancestors(node):
+        if isinstance(parent, _FUNCTIONS):
+            return False
+        if isinstance(parent, ast.If):
+            if child in parent.body and _tests(parent.test, name, unset=True):
+                return True
+            if child in parent.orelse and _tests(parent.test, name, unset=False):
+                return True
+        child = parent
+    return False
+
+
+def _tests(test: ast.expr, name: str, *, unset: bool) -> bool:
+    """``test`` holds only when ``name`` is unset (``unset``) or only when it is set."""
+    if isinstance(test, ast.BoolOp):
+        # `a and b` holds only if each holds; `a or b` is false only if each is false.
+        if isinstance(test.op, ast.And) == unset:
+            return any(_tests(value, name, unset=unset) for value in test.values)
+        return False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _tests(test.operand, name, unset=not unset)
+    if isinstance(test, ast.Name):
+        return test.id == name and not unset
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.left, ast.Name)
+        and test.left.id == name
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return isinstance(test.ops[0], ast.Is) == unset and isinstance(
+            test.ops[0], (ast.Is, ast.IsNot)
+        )
+    return False
 
 
 def _mentions(
@@ -377,6 +449,7 @@ def _function(sem: BlockSemantics, node: ast.AST, scope: Scope) -> FunctionSem:
         name = node.name
     args = node.args
     params = tuple(p.arg for p in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+    paths = () if isinstance(node, ast.Lambda) or scope.is_generator else _return_paths(sem, node)
     return FunctionSem(
         sem.flow.local_ids.get(node, ""),
         name,
@@ -387,6 +460,7 @@ def _function(sem: BlockSemantics, node: ast.AST, scope: Scope) -> FunctionSem:
         scope.is_generator,
         isinstance(node, ast.AsyncFunctionDef),
         params,
+        paths,
     )
 
 
@@ -501,3 +575,117 @@ def _withs(sem: BlockSemantics, call: ast.Call) -> tuple[Term, ...]:
         if isinstance(parent, (ast.With, ast.AsyncWith)):
             found.extend(sem.terms.expr(item.context_expr) for item in parent.items)
     return tuple(found)
+
+
+# -- branch tests (what :mod:`.traced` reads) -----------------------------------------------
+_EXITS = (ast.Return, ast.Raise)
+_MAX_RETURNS = 8
+
+
+def _test_term(sem: BlockSemantics, test: ast.expr) -> Term | None:
+    """A branch test as a term that keeps ``and``/``or``/``not`` and ``x is None``; None when
+    the test calls nothing and compares nothing with None (it cannot ask "am I traced?")."""
+    if test in sem.test_terms:
+        return sem.test_terms[test]
+    found = sem.test_terms[test] = _new_test_term(sem, test)
+    return found
+
+
+def _new_test_term(sem: BlockSemantics, test: ast.expr) -> Term | None:
+    if not any(
+        isinstance(n, ast.Call)
+        or (
+            isinstance(n, ast.Compare)
+            and len(n.ops) == 1
+            and isinstance(n.ops[0], (ast.Is, ast.IsNot))
+            and isinstance(n.comparators[0], ast.Constant)
+            and n.comparators[0].value is None
+        )
+        for n in ast.walk(test)
+    ):
+        return None
+    return _test(sem, test)
+
+
+def _test(sem: BlockSemantics, test: ast.expr) -> Term:
+    if isinstance(test, ast.BoolOp):
+        tag = "and" if isinstance(test.op, ast.And) else "or"
+        return Term(tag, tuple(_test(sem, value) for value in test.values))
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return Term("not", _test(sem, test.operand))
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Is, ast.IsNot))
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return Term("isnone", sem.terms.expr(test.left), isinstance(test.ops[0], ast.Is))
+    return sem.terms.expr(test)
+
+
+def branch_guards(sem: BlockSemantics, node: ast.AST) -> tuple[tuple[Term, bool], ...]:
+    """The tests that hold when ``node`` runs, inside its function: the ``if``s around it
+    (True in the body, False in ``else``) and earlier ``if test: return`` (False after)."""
+    found: list[tuple[Term, bool]] = []
+    child: ast.AST = node
+    for parent in sem.index.ancestors(node):
+        if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test:
+            term = _test_term(sem, parent.test)
+            if term is not None:
+                in_body = (
+                    child in parent.body if isinstance(parent, ast.If) else child is parent.body
+                )
+                found.append((term, in_body))
+        if isinstance(child, ast.stmt):
+            for field in ("body", "orelse", "finalbody"):
+                stmts = getattr(parent, field, None)
+                if isinstance(stmts, list) and child in stmts:
+                    at = stmts.index(child)
+                    found.extend((term, False) for i, term in _early_exits(sem, stmts) if i < at)
+                    break
+        if isinstance(parent, (*_FUNCTIONS, ast.ClassDef)):
+            break
+        child = parent
+    return tuple(found)
+
+
+def _early_exits(sem: BlockSemantics, stmts: list[ast.stmt]) -> list[tuple[int, Term]]:
+    found = sem.early_exits.get(id(stmts))
+    if found is None:
+        found = sem.early_exits[id(stmts)] = [
+            (i, term)
+            for i, stmt in enumerate(stmts)
+            if isinstance(stmt, ast.If)
+            and not stmt.orelse
+            and isinstance(stmt.body[-1], _EXITS)
+            and (term := _test_term(sem, stmt.test)) is not None
+        ]
+    return found
+
+
+def _return_paths(
+    sem: BlockSemantics, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> tuple[tuple[Term, tuple[tuple[Term, bool], ...]], ...]:
+    returns = sem.flow.scopes[node].returns if node in sem.flow.scopes else []
+    if not returns or len(returns) > _MAX_RETURNS:
+        return ()
+    paths: list[tuple[Term, tuple[tuple[Term, bool], ...]]] = []
+    for ret in returns:
+        value = Term("const", None) if ret.value is None else _test(sem, ret.value)
+        paths.append((value, branch_guards(sem, ret)))
+    if not isinstance(node.body[-1], _EXITS):
+        # Falling off the end returns None (after every early exit above it).
+        end = node.body[-1]
+        guards = branch_guards(sem, end)
+        if (
+            isinstance(end, ast.If)
+            and not end.orelse
+            and isinstance(end.body[-1], _EXITS)
+            and (term := _test_term(sem, end.test)) is not None
+        ):
+            guards = (*guards, (term, False))
+        paths.append((Term("const", None), guards))
+    if all(not guards and value.tag == "const" for value, guards in paths):
+        return ()  # constants under no test that calls anything: not a test of where it runs
+    return tuple(paths)

@@ -129,7 +129,7 @@ class StaleGlobals:
     pairs: frozenset[tuple[str, str]]
     events: BlockParts | None = None
     graph: GraphMap | None = None
-    writers: dict[str, set[str]] | None = None
+    writers: tuple[dict[str, set[str]], frozenset[tuple[str, str]]] | None = None
 
 
 def stale_globals(
@@ -141,6 +141,8 @@ def stale_globals(
         (),
         previous.events if previous is not None else None,
     )
+    lazy = model.lazy_global_writers() if model.global_writers else frozenset()
+    writers = (model.global_writers, lazy)
     if (
         previous is not None
         and previous.events is not None
@@ -149,15 +151,18 @@ def stale_globals(
         and previous.graph is not None
         and (previous.graph.graph is graph.graph or previous.graph.graph == graph.graph)
         and (previous.graph.edges is graph.edges or previous.graph.edges == graph.edges)
-        and previous.writers == model.global_writers
+        and previous.writers == writers
     ):
-        return StaleGlobals(previous.pairs, events, graph, model.global_writers)
-    pairs = _stale_pairs(model, graph, events.parts)
-    return StaleGlobals(pairs, events, graph, model.global_writers)
+        return StaleGlobals(previous.pairs, events, graph, writers)
+    pairs = _stale_pairs(model, graph, events.parts, writers[1])
+    return StaleGlobals(pairs, events, graph, writers)
 
 
 def _stale_pairs(
-    model: ModuleModel, graph: GraphMap, parts: tuple[tuple[_Event, ...], ...]
+    model: ModuleModel,
+    graph: GraphMap,
+    parts: tuple[tuple[_Event, ...], ...],
+    lazy: frozenset[tuple[str, str]],
 ) -> frozenset[tuple[str, str]]:
     reach_memo: dict[str, frozenset[str]] = {}
 
@@ -206,9 +211,13 @@ def _stale_pairs(
         last = max((p for p, _ in calls), default=None)
         # ``global g`` writes from other functions: stale when one of them runs between two
         # calls of the graph code (or at any time, when nothing here traces it).  A function
-        # that sets up its own state (``if g is None: g = ...``) does not count.
+        # that sets up its own state (``if g is None: g = ...``) does not count.  Nor, when
+        # nothing here traces the graph code, does another function that only creates the
+        # name once (the same guard): a lazy initialiser, run before the first use.
         for name, ids in model.global_writers.items():
             others = [w for w in ids if w.split(".", 1)[0] != top]
+            if first is None:
+                others = [w for w in others if (name, w) not in lazy]
             if others and (
                 first is None or any(first < p < last for w in others for p in runs.get(w, ()))  # type: ignore[operator]
             ):

@@ -6,7 +6,8 @@ a value that is a dataset; losses and metrics given to ``compile``.  Everything 
 calls in this module (resolved by value: a later redefinition of a name is another function) is
 traced with it, except through the eager escapes: functions handed to ``tf.py_function`` or
 ``tf.numpy_function`` (or decorated with them) run as Python on every call, and calls inside
-``with tf.init_scope():`` run eagerly.
+``with tf.init_scope():`` or under a test that says the code is not traced
+(``if not tf.inside_function():``, :mod:`.traced`) run eagerly.
 
 Keys are module-wide function ids (:mod:`.model`), so two definitions of ``train_step`` in one
 notebook are two entries.
@@ -22,6 +23,7 @@ from tflsp.analysis.semantic.block import CallSem
 from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
 from tflsp.analysis.semantic.terms import Term
+from tflsp.analysis.semantic.traced import runs_eagerly
 
 # Methods Keras runs as a graph during fit/evaluate/predict.
 KERAS_GRAPH_METHODS = frozenset({"call", "train_step", "test_step", "predict_step", "compute_loss"})
@@ -250,7 +252,11 @@ def _block_graph(
     for call in facts.calls:
         if call.scope is not None and _may_run_local_code(model, block, call.func):
             caller = model.gid(block, call.scope)
-            if not call.once and not in_init_scope(model, block, call):
+            if (
+                not call.once
+                and not in_init_scope(model, block, call)
+                and not (call.guards and runs_eagerly(model, block, call.guards))
+            ):
                 edges.extend((caller, target) for target in callees(model, block, call))
         if call.args or call.kwargs:
             _roots(model, block, call, call.func, graph, eager)

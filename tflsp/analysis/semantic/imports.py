@@ -36,6 +36,10 @@ class ImportedNames(Protocol):
         """Whether an imported Keras class is registered for deserialisation, None: not a
         workspace class (or not known)."""
 
+    def trace_test(self, qualname: str) -> frozenset[str] | None:
+        """What calling an imported function (or ``Class.method``) says about being traced
+        (:mod:`tflsp.analysis.semantic.traced`), None when nothing is known."""
+
     def kind(self, name: str, flavor: str) -> str | None: ...
 
     def returns(self, name: str, flavor: str) -> str | None: ...

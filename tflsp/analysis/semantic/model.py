@@ -297,6 +297,15 @@ class ModuleModel:
             pending.extend(self.local_bases(current))
         return None
 
+    def lazy_global_writers(self) -> frozenset[tuple[str, str]]:
+        """``(name, writer id)`` of ``global`` writers that only create the name once, while
+        it is unset (``if X is None: X = ...``)."""
+        return frozenset(
+            (name, self.gid(k, writer))
+            for k, facts in enumerate(self.blocks)
+            for name, writer in facts.lazy_globals
+        )
+
     def local_bases(self, class_gid: str) -> list[str]:
         entry = self.classes.get(class_gid)
         if entry is None:
