@@ -7,6 +7,7 @@ so adding detectors does not add walks.
 from __future__ import annotations
 
 import ast
+import operator
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any, TypeVar
@@ -19,6 +20,7 @@ ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 class NodeIndex:
     __slots__ = (
+        "__weakref__",  # what its memo holds refers back to it weakly (no reference cycle)
         "_by_type",
         "_class_of",
         "_function_of",
@@ -61,8 +63,9 @@ class NodeIndex:
                 elif isinstance(value, AST) and not isinstance(value, context):
                     parents[value] = node
                     stack.append(value)
-        for nodes in by_type.values():
-            nodes.sort(key=_position)
+        for kind, nodes in by_type.items():
+            if len(nodes) > 1:
+                _sort(kind, nodes)
 
     def nodes(self, kind: type[N]) -> list[N]:
         """All nodes of exactly this type, in source order."""
@@ -176,3 +179,16 @@ _SCOPES = (*_FUNCTIONS, ast.ClassDef)
 
 def _position(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+_line_col = operator.attrgetter("lineno", "col_offset")
+
+
+def _sort(kind: type, nodes: list[ast.AST]) -> None:
+    """Sort nodes of one type by position, as ``sort(key=_position)`` does, for less."""
+    if "lineno" not in getattr(kind, "_attributes", ()):
+        return  # no position: every key would be (0, 0), and the sort is stable
+    try:
+        nodes.sort(key=_line_col)  # every parsed node has both
+    except AttributeError:  # a node made by hand: the list is untouched, keys come first
+        nodes.sort(key=_position)

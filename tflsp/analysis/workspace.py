@@ -289,14 +289,21 @@ def _project_root(start: Path, exists: Callable[[Path], bool] = _exists) -> Path
 
 
 def _roots(
-    path: Path, module: tuple[str, ...], exists: Callable[[Path], bool] = _exists
+    path: Path,
+    module: tuple[str, ...],
+    exists: Callable[[Path], bool] = _exists,
+    project_root: Callable[[Path], Path | None] | None = None,
 ) -> list[Path]:
     depth = len(module) - (0 if path.name == "__init__.py" else 1)
     top = path.parent
     for _ in range(depth):
         top = top.parent
     roots = [top, path.parent]
-    project = _project_root(path.parent, exists)
+    project = (
+        project_root(path.parent)
+        if project_root is not None
+        else _project_root(path.parent, exists)
+    )
     if project is not None:
         roots.extend([project, project / "src"])
     out: list[Path] = []
@@ -326,14 +333,17 @@ def imported_modules(
     source: str,
     exists: Callable[[Path], bool] = _exists,
     is_file: Callable[[Path], bool] = _is_file,
+    project_root: Callable[[Path], Path | None] | None = None,
+    find: Callable[[tuple[Path, ...], tuple[str, ...]], Path | None] | None = None,
 ) -> dict[tuple[str, ...], Path]:
     """The workspace files ``source`` (the text of ``path``) imports, by module name.
 
-    ``exists``/``is_file`` probe the disk; a batch run passes memoised ones (see
-    :class:`Workspace`)."""
+    ``exists``/``is_file`` probe the disk, ``project_root`` finds the project folder above a
+    folder and ``find`` a module's file under some roots; a batch run passes memoised ones
+    (see :class:`Workspace`)."""
     module = module_path(path)
     package = module if path.name == "__init__.py" else module[:-1]
-    roots = _roots(path, module, exists)
+    roots = tuple(_roots(path, module, exists, project_root))
     wanted: list[tuple[str, ...]] = []
     for node in import_statements(source):
         if isinstance(node, ast.Import):
@@ -353,7 +363,7 @@ def imported_modules(
     for name in wanted:
         if name in found:
             continue
-        file = _find(roots, name, is_file)
+        file = find(roots, name) if find is not None else _find(roots, name, is_file)
         if file is not None and file.resolve() != me:
             found[name] = file
     return found
@@ -377,6 +387,8 @@ class Workspace:
         # the corpus no longer spends 0.45 s probing.  The server's files come and go: it asks.
         self._exists: Callable[[Path], bool] = _exists
         self._is_file: Callable[[Path], bool] = _is_file
+        self._project_root: Callable[[Path], Path | None] | None = None
+        self._find: Callable[[tuple[Path, ...], tuple[str, ...]], Path | None] | None = None
         # A batch run also remembers each file's imported files and the trace facts they give
         # it (the files do not change during the run).
         self._remember = remember_paths
@@ -386,6 +398,14 @@ class Workspace:
         if remember_paths:
             self._exists = functools.lru_cache(maxsize=65536)(_exists)
             self._is_file = functools.lru_cache(maxsize=65536)(_is_file)
+            # Even with the probes remembered, climbing from each file's folder and making
+            # the paths of every marker was a quarter of a warm cached run: once per folder.
+            self._project_root = functools.lru_cache(maxsize=4096)(
+                functools.partial(_project_root, exists=self._exists)
+            )
+            self._find = functools.lru_cache(maxsize=65536)(
+                functools.partial(_find, is_file=self._is_file)
+            )
 
     def _read(self, file: Path) -> tuple[str, str] | None:
         """(content hash, text) of a file, None when it cannot be read."""
@@ -425,7 +445,9 @@ class Workspace:
         if self._remember and key in self._files:
             return self._files[key]
         out = []
-        found = imported_modules(path, source, self._exists, self._is_file)
+        found = imported_modules(
+            path, source, self._exists, self._is_file, self._project_root, self._find
+        )
         for name, file in sorted(found.items()):
             read = self._reads.get(file) if self._remember else None
             if read is None:

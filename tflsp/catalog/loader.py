@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tflsp.catalog.cache import cached_catalog
 from tflsp.catalog.markers import parse_markers
 from tflsp.catalog.schema import (
     FAMILIES,
@@ -323,4 +324,4 @@ def load_catalog(directory: Path | None = None, *, check_examples: bool = False)
 
 @functools.lru_cache(maxsize=1)
 def _default_catalog() -> Catalog:
-    return load_catalog(PATTERNS_DIR)
+    return cached_catalog(PATTERNS_DIR, lambda: load_catalog(PATTERNS_DIR))

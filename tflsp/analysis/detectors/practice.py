@@ -97,7 +97,8 @@ def _argument(call: ast.Call, position: int, *names: str) -> ast.expr | None:
 
 
 Resolver = Callable[[ast.expr], "str | None"]
-NameRank = Callable[[ast.Name, int], bool]
+# Called with the Ranks that asks (not a closure over it: that would be a reference cycle).
+NameRank = Callable[["Ranks", ast.Name, int], bool]
 
 
 class Ranks:
@@ -124,7 +125,7 @@ class Ranks:
         if isinstance(expr, ast.Call):
             return self._call(expr, depth)
         if isinstance(expr, ast.Name):
-            return self._name_rank(expr, depth + 1)
+            return self._name_rank(self, expr, depth + 1)
         if isinstance(expr, ast.BinOp):
             return self.batched(expr.left, depth + 1) or self.batched(expr.right, depth + 1)
         if isinstance(expr, ast.UnaryOp):
@@ -205,7 +206,7 @@ def _combine_module_tensors(values: Sequence[Hashable], summary: ModuleSummary) 
         text = dotted(expr)
         return resolve_dotted(text, summary.imports) if text is not None else None
 
-    def name_rank(node: ast.Name, depth: int) -> bool:
+    def name_rank(ranks: Ranks, node: ast.Name, depth: int) -> bool:
         found = table.get(node.id) or []
         return bool(found) and all(ranks.batched(v, depth) for v in found)
 
@@ -217,7 +218,7 @@ def _combine_module_tensors(values: Sequence[Hashable], summary: ModuleSummary) 
         )
 
     ranks = Ranks(resolve, name_rank, keras_callable)
-    batched = frozenset(name for name in table if name_rank(ast.Name(name), 0))
+    batched = frozenset(name for name in table if name_rank(ranks, ast.Name(name), 0))
     broadcasts: set[tuple[str, str]] = set()
     for name, text in pairs:
         other = _parse(text)
@@ -240,7 +241,7 @@ def _module_tensors(ctx: BlockContext) -> tuple[frozenset[str], frozenset[tuple[
 def block_ranks(ctx: BlockContext) -> Ranks:
     module_names = _module_tensors(ctx)[0]
 
-    def name_rank(node: ast.Name, depth: int) -> bool:
+    def name_rank(ranks: Ranks, node: ast.Name, depth: int) -> bool:
         values = name_values(ctx, node, node.id)
         if values is None:
             return node.id in module_names

@@ -101,7 +101,6 @@ class BlockSemantics:
     """A block's flow, terms and facts (built once per block text)."""
 
     def __init__(self, index: NodeIndex) -> None:
-        self.index = index
         self.flow = BlockFlow(index)
         self.terms = TermBuilder(self.flow)
         self._facts: SemanticFacts | None = None
@@ -109,6 +108,10 @@ class BlockSemantics:
         # list's early exits (``if test: return``) by position, shared by the calls below.
         self.test_terms: dict[ast.expr, Term | None] = {}
         self.early_exits: dict[int, list[tuple[int, Term]]] = {}
+
+    @property
+    def index(self) -> NodeIndex:
+        return self.flow.index  # held weakly (see ``BlockFlow.index``)
 
     @property
     def facts(self) -> SemanticFacts:
@@ -260,18 +263,30 @@ def _timeline(
 ) -> tuple[_Event, ...]:
     """Module-level bindings and calls in the order they run (functions and classes are not
     entered: their bodies run later)."""
-    events: list[_Event] = []
-    loops = [0]
-    # The numbered calls and every node above them: a search for calls goes down these only,
-    # instead of walking every subtree it is asked about.
-    above: set[ast.AST] = set()
-    for call in numbers:
-        node: ast.AST | None = call
-        while node is not None and node not in above:
-            above.add(node)
-            node = parents.get(node)
+    walk = _TimelineWalk(numbers, parents)
+    walk.run(body, -1)
+    return tuple(walk.events)
 
-    def calls_in(node: ast.AST | None, loop: int) -> None:
+
+class _TimelineWalk:
+    # A class, not nested functions: a recursive closure refers to itself through its cell,
+    # and that cycle (holding the block's tree) would wait for the cyclic collector.
+    def __init__(self, numbers: dict[ast.AST, int], parents: dict[ast.AST, ast.AST]) -> None:
+        self.numbers = numbers
+        self.events: list[_Event] = []
+        self.loops = 0
+        # The numbered calls and every node above them: a search for calls goes down these
+        # only, instead of walking every subtree it is asked about.
+        above: set[ast.AST] = set()
+        for call in numbers:
+            node: ast.AST | None = call
+            while node is not None and node not in above:
+                above.add(node)
+                node = parents.get(node)
+        self.above = above
+
+    def calls_in(self, node: ast.AST | None, loop: int) -> None:
+        above, numbers = self.above, self.numbers
         if node is None or node not in above:
             return
         found: list[ast.Call] = []
@@ -282,16 +297,17 @@ def _timeline(
                 found.append(current)
             stack.extend(c for c in ast.iter_child_nodes(current) if c in above)
         found.sort(key=lambda c: (c.end_lineno or 0, c.end_col_offset or 0))  # inner first
-        events.extend(("call", numbers[c], loop) for c in found)
+        self.events.extend(("call", numbers[c], loop) for c in found)
 
-    def binds(target: ast.AST, loop: int) -> None:
+    def binds(self, target: ast.AST, loop: int) -> None:
         for n in ast.walk(target):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                events.append(("bind", n.id, loop))
+                self.events.append(("bind", n.id, loop))
             elif isinstance(n, (ast.Subscript, ast.Attribute)):
-                calls_in(n, loop)
+                self.calls_in(n, loop)
 
-    def run(stmts: list[ast.stmt], loop: int) -> None:
+    def run(self, stmts: list[ast.stmt], loop: int) -> None:
+        calls_in, binds, run, events = self.calls_in, self.binds, self.run, self.events
         for stmt in stmts:
             if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 calls_in(stmt.value, loop)
@@ -310,8 +326,8 @@ def _timeline(
             elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
                 inner = loop
                 if loop < 0:
-                    inner = loops[0]
-                    loops[0] += 1
+                    inner = self.loops
+                    self.loops += 1
                 if isinstance(stmt, ast.While):
                     calls_in(stmt.test, inner)
                 else:
@@ -342,9 +358,6 @@ def _timeline(
             else:
                 for child in ast.iter_child_nodes(stmt):
                     calls_in(child, loop)
-
-    run(body, -1)
-    return tuple(events)
 
 
 _TRY = tuple(t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type))

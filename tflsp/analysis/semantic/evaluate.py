@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import posixpath
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -209,7 +210,7 @@ class Evaluator:
         parent: Evaluator | None = None,
         changed: frozenset[int | str] = frozenset(),
     ) -> None:
-        self.model = model
+        self._model = weakref.ref(model)
         self.api = model.api
         # Dependencies are block numbers (their facts were read) and module names (where the
         # module binds them was looked up).
@@ -223,6 +224,23 @@ class Evaluator:
         self.generation = next(_GENERATIONS)
         if parent is not None:
             parent.parent = None
+
+    @property
+    def model(self) -> ModuleModel:
+        # Held weakly: the model owns its evaluator, and a strong link back would make each
+        # module's model, with every term and memo it holds, a cycle left to the collector.
+        model = self._model()
+        assert model is not None, "the evaluator outlived its model"
+        return model
+
+    # A pickled summary (the CLI cache, --jobs workers) carries its model and evaluator: the
+    # weak link travels as the model itself and is made weak again on the other side.
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_model": self.model}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._model = weakref.ref(state["_model"])
 
     def block_parts(
         self, kind: str, compute: Callable[[int], Any], empty: Any, previous: BlockParts | None

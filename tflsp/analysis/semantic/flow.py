@@ -19,6 +19,7 @@ Everything here is computed from the block's own tree and cached with it.
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -65,7 +66,7 @@ class BlockFlow:
     """Reaching definitions for every name use of one block."""
 
     def __init__(self, index: NodeIndex) -> None:
-        self.index = index
+        self._index = weakref.ref(index)
         self.uses: dict[ast.Name, Reach] = {}
         # ``x += 1``: what ``x`` held just before (the target node is a Store).
         self.before: dict[ast.AST, Reach] = {}
@@ -91,6 +92,22 @@ class BlockFlow:
             real = tuple(d for d in _ordered(defs) if d is not ENTRY)
             if real:
                 self.exports[name] = (real, ENTRY in defs)
+
+    @property
+    def index(self) -> NodeIndex:
+        # Held weakly: the index keeps this flow alive in its memo (``facts.semantics_of``),
+        # and a strong link back would make every block's analysis a reference cycle, freed
+        # only by the cyclic collector (a third of a batch run's time).
+        index = self._index()
+        assert index is not None, "the block's index was released before its flow"
+        return index
+
+    def __getstate__(self) -> dict[str, object]:  # the weak link pickles as the index itself
+        return {**self.__dict__, "_index": self.index}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._index = weakref.ref(state["_index"])  # type: ignore[arg-type]
 
     def _assign_ids(self) -> None:
         seen: dict[str, int] = {}

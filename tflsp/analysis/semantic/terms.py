@@ -93,10 +93,13 @@ class TermBuilder:
 
     def __init__(self, flow: BlockFlow) -> None:
         self.flow = flow
-        self.index: NodeIndex = flow.index
         self._exprs: dict[ast.AST, Term] = {}
         self._bindings: dict[ast.AST, Term] = {}
         self._building: set[ast.AST] = set()
+
+    @property
+    def index(self) -> NodeIndex:
+        return self.flow.index  # held weakly (see ``BlockFlow.index``)
 
     # -- names ------------------------------------------------------------------------------
     def reach_terms(self, reach: Reach, name: str, at: ast.AST) -> Term:
