@@ -245,6 +245,10 @@ class Analyzer:
         self._findings: Generations[
             tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
         ] = Generations()
+        # (recovered text, neutralised lines, findings key minus the text) -> the findings
+        # of a block that needed recovery, with what its detectors read of the neutralised
+        # lines (see _detect).
+        self._recovered: Generations[tuple[object, ...], _RecoveredFindings] = Generations()
         self._summary_key: tuple[tuple[BlockFacts, ...], tuple[tuple[str, int], ...]] | None = None
         self._summary: ModuleSummary | None = None
         self._previous: dict[int, tuple[str, BlockFacts]] = {}
@@ -275,6 +279,7 @@ class Analyzer:
         self.imported = imported
         self._summary_key, self._summary = None, None
         self._findings = Generations()
+        self._recovered = Generations()
         self._placed = {}
 
     def fork(self) -> Analyzer:
@@ -288,6 +293,7 @@ class Analyzer:
         twin._blocks = Generations(self._blocks)
         twin._findings = Generations(self._findings)
         twin._unparsable = Generations(self._unparsable)
+        twin._recovered = Generations(self._recovered)
         twin.imported = self.imported
         return twin
 
@@ -411,6 +417,22 @@ class Analyzer:
             held = cached[1]
             if held is None or tables is None or tables.still_hold(held):
                 return cached
+        parsed = analysis.parsed
+        recovered_key = (
+            (parsed.recovered, parsed.neutralised, *key[1:])
+            if parsed.recovered is not None
+            else None
+        )
+        if recovered_key is not None:
+            # A half-typed line: another text with the same recovery (the same line still
+            # being typed) gave these findings, and what the detectors read of the
+            # neutralised lines is the same in this text.
+            found = self._recovered.get(recovered_key)
+            if found is not None and _same_reads(analysis.text, found[2], found[3]):
+                held = found[1]
+                if held is None or tables is None or tables.still_hold(held):
+                    self._findings.put(key, (found[0], held))
+                    return found[0], held
         findings: list[Diagnostic] = []
         deps = None
         if analysis.parsed.tree is not None and analysis.index is not None:
@@ -457,6 +479,16 @@ class Analyzer:
                 blocks = tuple((model.keys[j], model.blocks[j]) for j in numbers)
                 names = [n for n in recorded if isinstance(n, str)]
             deps = tables.snapshot(blocks, names) if tables is not None else None
+            if recovered_key is not None and not ctx.read_whole_text:
+                self._recovered.put(
+                    recovered_key,
+                    (
+                        findings,
+                        deps,
+                        tuple(ctx.neutralised_reads.items()),
+                        tuple(ctx.contains_reads.items()),
+                    ),
+                )
         self._findings.put(key, (findings, deps))
         return findings, deps
 
@@ -551,6 +583,7 @@ class Analyzer:
         self._blocks.rotate()
         self._unparsable.rotate()
         self._findings.rotate()
+        self._recovered.rotate()
         diagnostics.sort(key=lambda d: d.sort_key)
         return ModuleResult(diagnostics, summary, views)
 
@@ -575,6 +608,29 @@ def _findings_key(
     model = summary.model
     identity = model.keys[ordinal] if model is not None and ordinal < len(model.keys) else None
     return (analysis.text, fingerprint, identity)
+
+
+# Findings of a block analysed through its recovered text, with what the detectors read of
+# the neutralised lines: (line, text) pairs and (substring, found) tests of the whole text.
+_RecoveredFindings = tuple[
+    list[Diagnostic],
+    Dependencies | None,
+    tuple[tuple[int, str], ...],
+    tuple[tuple[str, bool], ...],
+]
+
+
+def _same_reads(
+    text: str, lines: tuple[tuple[int, str], ...], contains: tuple[tuple[str, bool], ...]
+) -> bool:
+    """Would the detectors have read the same in ``text``?  Its other lines are the recovered
+    text's, which is the same; only the neutralised lines they looked at can differ."""
+    if lines:
+        split = text.split("\n")
+        for line, seen in lines:
+            if (split[line - 1] if 0 < line <= len(split) else "") != seen:
+                return False
+    return all((part in text) == found for part, found in contains)
 
 
 def _may_continue(message: str, following: str) -> bool:

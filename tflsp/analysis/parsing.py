@@ -36,6 +36,9 @@ class ParsedBlock:
     error: SyntaxProblem | None
     # Block-relative lines that recovery replaced; nothing there is reported.
     neutralised: frozenset[int] = frozenset()
+    # The text ``tree`` was parsed from when recovery made it (the block's text with the
+    # neutralised lines replaced; every other line is the block's own).
+    recovered: str | None = None
 
 
 def _problem(exc: SyntaxError, line_count: int) -> SyntaxProblem:
@@ -77,9 +80,10 @@ def parse_block(text: str) -> ParsedBlock:
         if problem is None or problem.line in neutralised or problem.line > len(lines):
             break
         _neutralise(lines, problem, neutralised)
-        tree, problem = try_parse("\n".join(lines))
+        recovered = "\n".join(lines)
+        tree, problem = try_parse(recovered)
         if tree is not None:
-            return ParsedBlock(tree, error, frozenset(neutralised))
+            return ParsedBlock(tree, error, frozenset(neutralised), recovered)
     return ParsedBlock(None, error, frozenset(neutralised))
 
 

@@ -1,0 +1,172 @@
+"""What typing reuses between keystrokes gives exactly what analysing each text afresh gives.
+
+A half-typed line is recovered (neutralised) to the same text keystroke after keystroke: the
+tree, index, facts and findings of that recovered text are reused.  These tests type through
+every intermediate state and compare each result with an analyzer that reuses none of it, and
+check that a detector reading the half-typed line itself is never answered from another
+keystroke.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Hashable
+from typing import Any
+
+import pytest
+
+from tests.helpers import CATALOG, analyzer
+from tests.test_incremental_engine import signature
+from tflsp.analysis.context import BlockContext
+from tflsp.analysis.engine import Analyzer, Generations
+from tflsp.analysis.registry import Detector
+
+
+class Forgetful(Generations[Any, Any]):
+    """A cache that never answers."""
+
+    def get(self, key: Hashable) -> None:
+        return None
+
+    def peek(self, key: Hashable) -> None:
+        return None
+
+
+def without_reuse() -> Analyzer:
+    """An analyzer that recovers and checks every half-typed text on its own."""
+    plain = analyzer()
+    plain._recovered = Forgetful()
+    plain._recoveries = Forgetful()
+    return plain
+
+
+def states(source: str, after: str, indent: str, statement: str) -> list[str]:
+    """Every text an editor sends while ``statement`` is typed on a new line after the
+    first line containing ``after``."""
+    lines = source.split("\n")
+    at = next(i for i, line in enumerate(lines) if after in line) + 1
+    out = []
+    for end in range(len(statement) + 1):
+        typed = [*lines[:at], indent + statement[:end], *lines[at:]]
+        out.append("\n".join(typed))
+    return out
+
+
+def compare_typing(texts: list[str], select: str = "ALL") -> int:
+    warm, plain = analyzer(select), without_reuse()
+    if select != "ALL":
+        plain = analyzer(select)
+        plain._recovered = Forgetful()
+        plain._recoveries = Forgetful()
+    broken = 0
+    for text in texts:
+        reused = warm.analyze(text)
+        fresh = plain.analyze(text)
+        assert [signature(d) for d in reused.diagnostics] == [
+            signature(d) for d in fresh.diagnostics
+        ], text
+        broken += any(d.code == "TFL000" for d in reused.diagnostics)
+    return broken
+
+
+LAYER = textwrap.dedent(
+    """\
+    import tensorflow as tf
+    from tensorflow import keras
+
+
+    class Scale(keras.layers.Layer):
+        def __init__(self, units):
+            super().__init__()
+            self.units = units
+
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(input_shape[-1], self.units))
+            self.bias = tf.Variable(tf.zeros([self.units]))
+
+        @tf.function
+        def call(self, inputs):
+            print("tracing", inputs)
+            x = tf.matmul(inputs, self.w)
+            return x + self.bias
+
+
+    model = keras.Sequential([Scale(4)])
+    """
+)
+
+TYPED = [
+    "outputs = tf.concat([inputs, self.bias], axis=-1)",
+    "print(tf.reduce_sum(inputs).numpy(), np.random.rand())",
+    "self.extra = tf.Variable(tf.random.normal([self.units]))",
+    "for i in range(tf.shape(inputs)[0]):",
+]
+
+
+@pytest.mark.parametrize("statement", TYPED)
+def test_typing_in_a_method_equals_checking_every_state_afresh(statement: str) -> None:
+    texts = states(LAYER, "x = tf.matmul", "        ", statement)
+    assert compare_typing(texts) > 5  # most states are half-typed
+
+
+@pytest.mark.parametrize(
+    "code", [p.code for p in CATALOG if p.bad_path.read_text(encoding="utf-8").count("\n    ")]
+)
+def test_typing_in_each_bad_example_equals_checking_every_state_afresh(code: str) -> None:
+    source = CATALOG[code].bad_path.read_text(encoding="utf-8")
+    lines = source.split("\n")
+    # The deepest-indented line of the first function or class body: type after it.
+    body = [line for line in lines if line.startswith("    ") and line.strip()]
+    last = body[len(body) // 2]
+    indent = last[: len(last) - len(last.lstrip())]
+    texts = states(source, last, indent, "value = tf.reduce_mean(tf.stack([x, y]), axis=0)")
+    compare_typing(texts)
+
+
+def test_findings_that_read_the_half_typed_line_are_not_reused() -> None:
+    # A detector whose finding quotes the neutralised line: two keystrokes with the same
+    # recovery must not share it.
+    def quote(ctx: BlockContext) -> None:
+        for line in range(1, ctx.tree.body[0].end_lineno + 1 if ctx.tree.body else 1):
+            text = ctx.line_text(line)
+            if "(" in text and ")" not in text:
+                ctx.report("TFL101", (1, 0, 1, 1), args={"name": text.strip()})
+
+    warm = analyzer()
+    warm._detectors = [Detector(frozenset({"TFL101"}), quote, "quote")]
+    source = "def f(x):\n    y = 1\n    return y\n"
+    first = source.replace("    y = 1\n", "    y = g(\n")
+    second = source.replace("    y = 1\n", "    y = g(x\n")
+    warm.analyze(first)
+    found = [d.args.get("name") for d in warm.analyze(second).diagnostics if d.code == "TFL101"]
+    assert found == ["y = g(x"]
+
+
+def test_a_whole_text_read_keeps_the_findings_to_their_text() -> None:
+    seen: list[bool] = []
+
+    def whole(ctx: BlockContext) -> None:
+        seen.append("needle" in ctx.text)
+
+    warm = analyzer()
+    warm._detectors = [Detector(frozenset({"TFL101"}), whole, "whole")]
+    source = "def f(x):\n    y = 1\n    return y\n"
+    warm.analyze(source.replace("    y = 1\n", "    y = g(\n"))
+    warm.analyze(source.replace("    y = 1\n", "    y = g(needle\n"))
+    assert seen == [False, True]
+
+
+def test_contains_is_checked_again_for_another_keystroke() -> None:
+    seen: list[bool] = []
+
+    def contains(ctx: BlockContext) -> None:
+        seen.append(ctx.contains("needle"))
+
+    warm = analyzer()
+    warm._detectors = [Detector(frozenset({"TFL101"}), contains, "contains")]
+    source = "def f(x):\n    y = 1\n    return y\n"
+    warm.analyze(source.replace("    y = 1\n", "    y = g(\n"))
+    warm.analyze(source.replace("    y = 1\n", "    y = g(x\n"))  # same answer: reused
+    warm.analyze(source.replace("    y = 1\n", "    y = g(needle\n"))
+    assert seen == [False, True]
+
