@@ -170,3 +170,12 @@ def test_contains_is_checked_again_for_another_keystroke() -> None:
     warm.analyze(source.replace("    y = 1\n", "    y = g(needle\n"))
     assert seen == [False, True]
 
+
+def test_half_typed_versions_share_one_tree() -> None:
+    warm = analyzer()
+    source = "def f(x):\n    y = 1\n    return y\n"
+    first = warm.analyze(source.replace("    y = 1\n", "    y = g(\n"))
+    second = warm.analyze(source.replace("    y = 1\n", "    y = g(x, \n"))
+    a, b = first.blocks[0].analysis, second.blocks[0].analysis
+    assert a is not b and a.parsed.error is not None and b.parsed.error is not None
+    assert a.parsed.tree is b.parsed.tree and a.index is b.index

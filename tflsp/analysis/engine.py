@@ -120,6 +120,9 @@ class BlockAnalysis:
     _facts: BlockFacts | None = None
     _head: str | None = None
     _identity: str | None = None
+    # Blocks whose recovery gave the same text share its tree, index and facts; the cell
+    # counts them, so the last one dropped clears the memos (see release).
+    _sharers: list[int] | None = None
 
     @property
     def head(self) -> str:
@@ -143,6 +146,10 @@ class BlockAnalysis:
         wait for a full collection, which a busy server runs rarely (see
         :mod:`tflsp.server.memory`); cleared here, reference counting frees them at once.
         """
+        if self._sharers is not None:
+            self._sharers[0] -= 1
+            if self._sharers[0] > 0:
+                return
         if self.index is not None:
             self.index.memo.clear()
 
@@ -242,6 +249,8 @@ class Analyzer:
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
         self._blocks: Generations[str, BlockAnalysis] = Generations(dropped=BlockAnalysis.release)
         self._unparsable: Generations[str, bool] = Generations()  # merges that failed
+        # recovered text -> the block analysis whose recovery gave it (see _block)
+        self._recoveries: Generations[str, BlockAnalysis] = Generations()
         self._findings: Generations[
             tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
         ] = Generations()
@@ -293,6 +302,7 @@ class Analyzer:
         twin._blocks = Generations(self._blocks)
         twin._findings = Generations(self._findings)
         twin._unparsable = Generations(self._unparsable)
+        twin._recoveries = Generations(self._recoveries)
         twin._recovered = Generations(self._recovered)
         twin.imported = self.imported
         return twin
@@ -302,9 +312,32 @@ class Analyzer:
         cached = self._blocks.get(text)
         if cached is not None:
             return cached
-        parsed = parse_block(text)
-        index = NodeIndex(parsed.tree) if parsed.tree is not None else None
-        analysis = BlockAnalysis(text, parsed, index, find_suppressions(text), self._module_facts)
+        donors = self._recoveries
+        donor: BlockAnalysis | None = None
+
+        def known(recovered: str) -> ast.Module | None:
+            nonlocal donor
+            donor = donors.get(recovered)
+            return donor.parsed.tree if donor is not None else None
+
+        parsed = parse_block(text, known)
+        module_facts = self._module_facts
+        if donor is not None and parsed.tree is donor.parsed.tree:
+            # The same recovered text as an earlier version of the line being typed: its tree
+            # is this one, and so are the index and facts made from it.
+            sharers = donor._sharers
+            assert sharers is not None
+            sharers[0] += 1
+            analysis = BlockAnalysis(
+                text, parsed, donor.index, find_suppressions(text), module_facts, donor._facts
+            )
+            analysis._sharers = sharers
+        else:
+            index = NodeIndex(parsed.tree) if parsed.tree is not None else None
+            analysis = BlockAnalysis(text, parsed, index, find_suppressions(text), module_facts)
+            if parsed.recovered is not None and index is not None:
+                analysis._sharers = [1]
+                donors.put(parsed.recovered, analysis)
         self._blocks.put(text, analysis)
         return analysis
 
@@ -582,6 +615,7 @@ class Analyzer:
         self._placed = placed
         self._blocks.rotate()
         self._unparsable.rotate()
+        self._recoveries.rotate()
         self._findings.rotate()
         self._recovered.rotate()
         diagnostics.sort(key=lambda d: d.sort_key)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tflsp.analysis.blocks import ends_inside_construct
@@ -69,7 +70,11 @@ def try_parse(text: str) -> tuple[ast.Module | None, SyntaxProblem | None]:
         return None, SyntaxProblem(1, 0, 1, 1, f"cannot parse: {type(exc).__name__}: {exc}")
 
 
-def parse_block(text: str) -> ParsedBlock:
+def parse_block(
+    text: str, known: Callable[[str], ast.Module | None] | None = None
+) -> ParsedBlock:
+    """``known`` gives the tree of a recovered text parsed before (a half-typed line is
+    recovered to the same text keystroke after keystroke), or None."""
     tree, error = try_parse(text)
     if error is None:
         return ParsedBlock(tree, None)
@@ -81,7 +86,9 @@ def parse_block(text: str) -> ParsedBlock:
             break
         _neutralise(lines, problem, neutralised)
         recovered = "\n".join(lines)
-        tree, problem = try_parse(recovered)
+        tree = known(recovered) if known is not None else None
+        if tree is None:
+            tree, problem = try_parse(recovered)
         if tree is not None:
             return ParsedBlock(tree, error, frozenset(neutralised), recovered)
     return ParsedBlock(None, error, frozenset(neutralised))
