@@ -179,3 +179,19 @@ def test_half_typed_versions_share_one_tree() -> None:
     a, b = first.blocks[0].analysis, second.blocks[0].analysis
     assert a is not b and a.parsed.error is not None and b.parsed.error is not None
     assert a.parsed.tree is b.parsed.tree and a.index is b.index
+
+
+def test_equal_facts_of_a_reparsed_block_are_the_summarys_objects() -> None:
+    # A comment typed in a function re-parses it to equal facts: the block then holds the
+    # objects the summary was built from, so later keystrokes compare them by identity.
+    warm = analyzer()
+    first = warm.analyze(LAYER)
+    edited = LAYER.replace("x = tf.matmul", "# scale\n        x = tf.matmul")
+    second = warm.analyze(edited)
+    assert second.summary is first.summary
+    k = next(i for i, b in enumerate(second.blocks) if "class Scale" in b.analysis.text)
+    assert second.blocks[k].analysis is not first.blocks[k].analysis
+    assert second.blocks[k].analysis.facts is first.summary.block_facts[k]
+    assert [signature(d) for d in second.diagnostics] == [
+        signature(d) for d in analyzer().analyze(edited).diagnostics
+    ]

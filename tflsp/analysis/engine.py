@@ -409,10 +409,20 @@ class Analyzer:
                 block_facts = analysis.facts
             current[view.start_line] = (head, block_facts)
             facts.append(block_facts)
-        self._previous = current
         key = (tuple(facts), tuple(keys))
         if self._summary is not None and key == self._summary_key:
+            # Equal facts, but new objects where a block was parsed again: keep the ones the
+            # summary holds, so that the next comparisons (and the model's) are by identity.
+            held = self._summary_key[0]
+            if any(a is not b for a, b in zip(held, facts)):
+                for k, ((line, (head, _)), same) in enumerate(zip(current.items(), held)):
+                    current[line] = (head, same)
+                    analysis = views[k].analysis
+                    if analysis._facts is facts[k]:
+                        analysis._facts = same
+            self._previous = current
             return self._summary
+        self._previous = current
         summary = build_summary(
             facts,
             keys=keys,
