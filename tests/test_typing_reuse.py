@@ -9,6 +9,7 @@ keystroke.
 
 from __future__ import annotations
 
+import random
 import textwrap
 from collections.abc import Hashable
 from typing import Any
@@ -16,7 +17,8 @@ from typing import Any
 import pytest
 
 from tests.helpers import CATALOG, analyzer
-from tests.test_incremental_engine import signature
+from tests.test_incremental_engine import compare, parses, signature
+from tflsp.analysis.diagnostics import Diagnostic
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.engine import Analyzer, Generations
 from tflsp.analysis.registry import Detector
@@ -195,3 +197,120 @@ def test_equal_facts_of_a_reparsed_block_are_the_summarys_objects() -> None:
     assert [signature(d) for d in second.diagnostics] == [
         signature(d) for d in analyzer().analyze(edited).diagnostics
     ]
+
+
+# -- statements keep their identity when a statement is inserted or deleted above them -----
+def count_checks(warm: Analyzer, text: str) -> tuple[int, list[Diagnostic]]:
+    made: list[int] = []
+    original = BlockContext.__init__
+
+    def counting_init(self: BlockContext, *args: Any, **kwargs: Any) -> None:
+        made.append(1)
+        original(self, *args, **kwargs)
+
+    BlockContext.__init__ = counting_init  # type: ignore[method-assign]
+    try:
+        result = warm.analyze(text)
+    finally:
+        BlockContext.__init__ = original  # type: ignore[method-assign]
+    return len(made), result.diagnostics
+
+
+SCRIPT = textwrap.dedent(
+    """\
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow import keras
+
+    x = np.random.default_rng(0).normal(size=(32, 4)).astype("float32")
+    class_ids = np.random.randint(0, 3, size=(32,))
+    one_hot = keras.utils.to_categorical(class_ids, 3)
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, activation="softmax")])
+    model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+    model.fit(x, one_hot, epochs=1, verbose=0)
+    ds = tf.data.Dataset.from_tensor_slices(x)
+    for batch in ds:
+        print(batch.numpy())
+    total = tf.reduce_sum(x)
+    print(total.numpy())
+    """
+)
+
+
+def test_a_statement_typed_above_others_leaves_their_findings_alone() -> None:
+    warm = analyzer()
+    warm.analyze(SCRIPT)
+    lines = SCRIPT.split("\n")
+    at = lines.index("ds = tf.data.Dataset.from_tensor_slices(x)")
+    for typed in ("v", "va", "val"):
+        text = "\n".join([*lines[:at], typed, *lines[at:]])
+        checks, diagnostics = count_checks(warm, text)
+        # The new statement only (before, every statement below it was checked again).
+        assert checks <= 1, typed
+        assert [signature(d) for d in diagnostics] == [
+            signature(d) for d in analyzer().analyze(text).diagnostics
+        ]
+
+
+def test_a_statement_inserted_before_a_fit_rechecks_what_reads_the_setup() -> None:
+    # A new model inserted between the compile and the fit: the fit no longer trains the
+    # compiled model, so the compile's finding goes; the blocks that read the model's name or
+    # the module fact of setup sites are checked again, the others are not.
+    warm = analyzer()
+    before = warm.analyze(SCRIPT).diagnostics
+    assert "TFL801" in {d.code for d in before}
+    text = SCRIPT.replace(
+        "model.fit(",
+        "model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])\nmodel.fit(",
+    )
+    checks, diagnostics = count_checks(warm, text)
+    cold = analyzer().analyze(text).diagnostics
+    assert [signature(d) for d in diagnostics] == [signature(d) for d in cold]
+    assert "TFL801" not in {d.code for d in cold}
+    assert checks < len(text.split("\n")) // 2
+
+
+def top_level_edits(rng: random.Random, lines: list[str]) -> list[list[str]]:
+    """One edit of the module's top level, as the states an editor sends."""
+    starts = [i for i, line in enumerate(lines) if line[:1].isalpha() or line[:1] == "@"]
+    at = rng.choice(starts) if starts else 0
+    choice = rng.randrange(4)
+    if choice == 0:  # type a statement above another, character by character
+        statement = rng.choice(MODULE_STATEMENTS)
+        return [[*lines[:at], statement[:end], *lines[at:]] for end in range(1, len(statement) + 1)]
+    if choice == 1:  # delete a line
+        return [lines[:at] + lines[at + 1 :]]
+    if choice == 2 and at + 1 < len(lines):  # move a line down (one edit)
+        return [[*lines[:at], lines[at + 1], lines[at], *lines[at + 2 :]]]
+    # paste a copy of a line further down
+    to = rng.randrange(at, len(lines) + 1)
+    return [[*lines[:to], lines[at], *lines[to:]]]
+
+
+MODULE_STATEMENTS = [
+    "x = [1, 2, 3]",
+    "model = keras.Sequential([keras.layers.Dense(1)])",
+    'model.compile(optimizer="adam", loss="mse")',
+    "tf.config.run_functions_eagerly(True)",
+    "ds = tf.data.Dataset.range(8).batch(2)",
+    "y = tf.reduce_sum(x)",
+    "print(x)",
+    "import numpy as np",
+]
+
+
+@pytest.mark.parametrize("code", [p.code for p in CATALOG])
+def test_top_level_edits_equal_a_fresh_analysis(code: str) -> None:
+    rng = random.Random(code)
+    warm = analyzer()
+    lines = CATALOG[code].bad_path.read_text(encoding="utf-8").split("\n")
+    warm.analyze("\n".join(lines))
+    compared = 0
+    for _ in range(6):
+        for state in top_level_edits(rng, lines):
+            compared += compare(warm, "\n".join(state))
+        if parses("\n".join(state)):
+            lines = state
+        else:
+            compared += compare(warm, "\n".join(lines))
+    assert compared > 0

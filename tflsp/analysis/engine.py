@@ -261,6 +261,10 @@ class Analyzer:
         self._summary_key: tuple[tuple[BlockFacts, ...], tuple[tuple[str, int], ...]] | None = None
         self._summary: ModuleSummary | None = None
         self._previous: dict[int, tuple[str, BlockFacts]] = {}
+        # The block texts and identities of the last summary (see _block_keys).
+        self._key_texts: list[str] = []
+        self._keys: list[tuple[str, int]] = []
+        self._next_statement = 0
         self._split: Split | None = None  # the last text and its candidate blocks
         # (id of block analysis, line offset) -> the block's final diagnostics, so unchanged
         # blocks hand back the very same Diagnostic objects.
@@ -383,20 +387,12 @@ class Analyzer:
     # -- summary -----------------------------------------------------------------------------
     def _summarise(self, views: list[BlockView]) -> ModuleSummary:
         facts: list[BlockFacts] = []
-        keys: list[tuple[str, int]] = []
-        seen_heads: dict[str, int] = {}
+        keys = self._block_keys(views)
         previous = self._previous
         current: dict[int, tuple[str, BlockFacts]] = {}
         for view in views:
             analysis = view.analysis
             head = analysis.head
-            # A block's identity while other blocks change: its head (for a statement that is
-            # not a def or class, only that it is one), and which occurrence of that it is
-            # (the semantic model's dependencies are kept by identity).
-            identity = analysis.identity
-            occurrence = seen_heads.get(identity, 0)
-            seen_heads[identity] = occurrence + 1
-            keys.append((identity, occurrence))
             before = previous.get(view.start_line)
             if analysis.parsed.error is not None and before is not None and before[0] == head:
                 # A block with a syntax error (a half-typed line) keeps what it said last time,
@@ -435,6 +431,55 @@ class Analyzer:
         )
         self._summary_key, self._summary = key, summary
         return summary
+
+    def _block_keys(self, views: list[BlockView]) -> list[tuple[str, int]]:
+        """Each block's identity while other blocks change (the semantic model's dependencies
+        and the cached findings are kept by identity).
+
+        A def or class is its head and which occurrence of that head it is.  Any other
+        statement is known by its place, as its first line is what is being typed; but not by
+        its rank among statements, or the first character of a new statement would renumber
+        every statement below it and none could keep its findings.  Statements in the
+        unchanged stretches before and after the edited one (same texts, same order) keep
+        their numbers; edited ones keep those of the blocks they replace when the edit did not
+        change the number of blocks, and get new numbers otherwise.  Blocks that keep their
+        numbers keep their order relative to every other block, so what they read by identity
+        means what it meant.
+        """
+        texts = [view.analysis.text for view in views]
+        before, old_keys = self._key_texts, self._keys
+        n, m = len(before), len(texts)
+        prefix = 0
+        while prefix < min(n, m) and (
+            before[prefix] is texts[prefix] or before[prefix] == texts[prefix]
+        ):
+            prefix += 1
+        suffix = 0
+        while suffix < min(n, m) - prefix and (
+            before[n - 1 - suffix] is texts[m - 1 - suffix]
+            or before[n - 1 - suffix] == texts[m - 1 - suffix]
+        ):
+            suffix += 1
+        keys: list[tuple[str, int]] = []
+        seen_heads: dict[str, int] = {}
+        for k, view in enumerate(views):
+            identity = view.analysis.identity
+            if identity != STATEMENT:
+                occurrence = seen_heads.get(identity, 0)
+                seen_heads[identity] = occurrence + 1
+                keys.append((identity, occurrence))
+                continue
+            old: tuple[str, int] | None = None
+            if k < prefix or (n == m and k < m - suffix):
+                old = old_keys[k]
+            elif k >= m - suffix:
+                old = old_keys[k - m + n]
+            if old is None or old[0] != STATEMENT:
+                old = (STATEMENT, self._next_statement)
+                self._next_statement += 1
+            keys.append(old)
+        self._key_texts, self._keys = texts, keys
+        return keys
 
     # -- detection ---------------------------------------------------------------------------
     def _active_codes(self, summary: ModuleSummary) -> frozenset[str]:
