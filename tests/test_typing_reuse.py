@@ -18,8 +18,8 @@ import pytest
 
 from tests.helpers import CATALOG, analyzer
 from tests.test_incremental_engine import compare, parses, signature
-from tflsp.analysis.diagnostics import Diagnostic
 from tflsp.analysis.context import BlockContext
+from tflsp.analysis.diagnostics import Diagnostic
 from tflsp.analysis.engine import Analyzer, Generations
 from tflsp.analysis.registry import Detector
 

@@ -410,8 +410,10 @@ class Analyzer:
             # Equal facts, but new objects where a block was parsed again: keep the ones the
             # summary holds, so that the next comparisons (and the model's) are by identity.
             held = self._summary_key[0]
-            if any(a is not b for a, b in zip(held, facts)):
-                for k, ((line, (head, _)), same) in enumerate(zip(current.items(), held)):
+            if any(a is not b for a, b in zip(held, facts, strict=True)):
+                for k, ((line, (head, _)), same) in enumerate(
+                    zip(current.items(), held, strict=True)
+                ):
                     current[line] = (head, same)
                     analysis = views[k].analysis
                     if analysis._facts is facts[k]:

@@ -70,9 +70,7 @@ def try_parse(text: str) -> tuple[ast.Module | None, SyntaxProblem | None]:
         return None, SyntaxProblem(1, 0, 1, 1, f"cannot parse: {type(exc).__name__}: {exc}")
 
 
-def parse_block(
-    text: str, known: Callable[[str], ast.Module | None] | None = None
-) -> ParsedBlock:
+def parse_block(text: str, known: Callable[[str], ast.Module | None] | None = None) -> ParsedBlock:
     """``known`` gives the tree of a recovered text parsed before (a half-typed line is
     recovered to the same text keystroke after keystroke), or None."""
     tree, error = try_parse(text)
