@@ -451,13 +451,14 @@ class Analyzer:
         texts = [view.analysis.text for view in views]
         before, old_keys = self._key_texts, self._keys
         n, m = len(before), len(texts)
+        shorter = min(n, m)
         prefix = 0
-        while prefix < min(n, m) and (
+        while prefix < shorter and (
             before[prefix] is texts[prefix] or before[prefix] == texts[prefix]
         ):
             prefix += 1
         suffix = 0
-        while suffix < min(n, m) - prefix and (
+        while suffix < shorter - prefix and (
             before[n - 1 - suffix] is texts[m - 1 - suffix]
             or before[n - 1 - suffix] == texts[m - 1 - suffix]
         ):
