@@ -54,12 +54,9 @@ def states(source: str, after: str, indent: str, statement: str) -> list[str]:
     return out
 
 
-def compare_typing(texts: list[str], select: str = "ALL") -> int:
-    warm, plain = analyzer(select), without_reuse()
-    if select != "ALL":
-        plain = analyzer(select)
-        plain._recovered = Forgetful()
-        plain._recoveries = Forgetful()
+def compare_typing(texts: list[str]) -> int:
+    """Type through ``texts`` with and without reuse; returns how many were half-typed."""
+    warm, plain = analyzer(), without_reuse()
     broken = 0
     for text in texts:
         reused = warm.analyze(text)
