@@ -91,7 +91,7 @@ class BlockContext:
         neutralised: frozenset[int] = frozenset(),
         ordinal: int = 0,
     ) -> None:
-        self.text = text
+        self._text = text
         self.tree = tree
         self.index = index
         self.summary = summary
@@ -99,6 +99,10 @@ class BlockContext:
         self.findings: list[Diagnostic] = []
         self._lines: list[str] | None = None
         self._neutralised = neutralised
+        # What the detectors read of the lines recovery neutralised (see :meth:`line_text`).
+        self.neutralised_reads: dict[int, str] = {}
+        self.contains_reads: dict[str, bool] = {}
+        self.read_whole_text = False
         self.ordinal = ordinal  # the block's position among the module's blocks
         self._semantics: BlockSemantics | None = None
         # Per-check memo for detector families (keyed by a name the family chooses).  It lives
@@ -107,15 +111,40 @@ class BlockContext:
         self.memo: dict[str, Any] = {}
 
     # -- source access -------------------------------------------------------------------
+    # A block that needed recovery is analysed as its recovered text, which is the same for
+    # every keystroke of a half-typed line; the engine reuses the findings for another text
+    # with the same recovery when the detectors read nothing of the neutralised lines that
+    # differs (they note it here).
+    @property
+    def text(self) -> str:
+        if self._neutralised:
+            self.read_whole_text = True
+        return self._text
+
     @property
     def lines(self) -> list[str]:
+        if self._neutralised:
+            self.read_whole_text = True
+        return self._split_lines()
+
+    def _split_lines(self) -> list[str]:
         if self._lines is None:
-            self._lines = self.text.split("\n")
+            self._lines = self._text.split("\n")
         return self._lines
 
     def line_text(self, line: int) -> str:
-        lines = self.lines
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+        lines = self._split_lines()
+        found = lines[line - 1] if 0 < line <= len(lines) else ""
+        if line in self._neutralised:
+            self.neutralised_reads[line] = found
+        return found
+
+    def contains(self, text: str) -> bool:
+        """Does the block's text contain ``text`` (a cheap filter before walking the tree)?"""
+        found = text in self._text
+        if self._neutralised:
+            self.contains_reads[text] = found
+        return found
 
     def char_col(self, line: int, byte_col: int) -> int:
         """Convert an :mod:`ast` UTF-8 byte offset to a code-point column."""

@@ -120,6 +120,9 @@ class BlockAnalysis:
     _facts: BlockFacts | None = None
     _head: str | None = None
     _identity: str | None = None
+    # Blocks whose recovery gave the same text share its tree, index and facts; the cell
+    # counts them, so the last one dropped clears the memos (see release).
+    _sharers: list[int] | None = None
 
     @property
     def head(self) -> str:
@@ -143,6 +146,10 @@ class BlockAnalysis:
         wait for a full collection, which a busy server runs rarely (see
         :mod:`tflsp.server.memory`); cleared here, reference counting frees them at once.
         """
+        if self._sharers is not None:
+            self._sharers[0] -= 1
+            if self._sharers[0] > 0:
+                return
         if self.index is not None:
             self.index.memo.clear()
 
@@ -242,12 +249,22 @@ class Analyzer:
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
         self._blocks: Generations[str, BlockAnalysis] = Generations(dropped=BlockAnalysis.release)
         self._unparsable: Generations[str, bool] = Generations()  # merges that failed
+        # recovered text -> the block analysis whose recovery gave it (see _block)
+        self._recoveries: Generations[str, BlockAnalysis] = Generations()
         self._findings: Generations[
             tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
         ] = Generations()
+        # (recovered text, neutralised lines, findings key minus the text) -> the findings
+        # of a block that needed recovery, with what its detectors read of the neutralised
+        # lines (see _detect).
+        self._recovered: Generations[tuple[object, ...], _RecoveredFindings] = Generations()
         self._summary_key: tuple[tuple[BlockFacts, ...], tuple[tuple[str, int], ...]] | None = None
         self._summary: ModuleSummary | None = None
         self._previous: dict[int, tuple[str, BlockFacts]] = {}
+        # The block texts and identities of the last summary (see _block_keys).
+        self._key_texts: list[str] = []
+        self._keys: list[tuple[str, int]] = []
+        self._next_statement = 0
         self._split: Split | None = None  # the last text and its candidate blocks
         # (id of block analysis, line offset) -> the block's final diagnostics, so unchanged
         # blocks hand back the very same Diagnostic objects.
@@ -275,6 +292,7 @@ class Analyzer:
         self.imported = imported
         self._summary_key, self._summary = None, None
         self._findings = Generations()
+        self._recovered = Generations()
         self._placed = {}
 
     def fork(self) -> Analyzer:
@@ -288,6 +306,8 @@ class Analyzer:
         twin._blocks = Generations(self._blocks)
         twin._findings = Generations(self._findings)
         twin._unparsable = Generations(self._unparsable)
+        twin._recoveries = Generations(self._recoveries)
+        twin._recovered = Generations(self._recovered)
         twin.imported = self.imported
         return twin
 
@@ -296,9 +316,32 @@ class Analyzer:
         cached = self._blocks.get(text)
         if cached is not None:
             return cached
-        parsed = parse_block(text)
-        index = NodeIndex(parsed.tree) if parsed.tree is not None else None
-        analysis = BlockAnalysis(text, parsed, index, find_suppressions(text), self._module_facts)
+        donors = self._recoveries
+        donor: BlockAnalysis | None = None
+
+        def known(recovered: str) -> ast.Module | None:
+            nonlocal donor
+            donor = donors.get(recovered)
+            return donor.parsed.tree if donor is not None else None
+
+        parsed = parse_block(text, known)
+        module_facts = self._module_facts
+        if donor is not None and parsed.tree is donor.parsed.tree:
+            # The same recovered text as an earlier version of the line being typed: its tree
+            # is this one, and so are the index and facts made from it.
+            sharers = donor._sharers
+            assert sharers is not None
+            sharers[0] += 1
+            analysis = BlockAnalysis(
+                text, parsed, donor.index, find_suppressions(text), module_facts, donor._facts
+            )
+            analysis._sharers = sharers
+        else:
+            index = NodeIndex(parsed.tree) if parsed.tree is not None else None
+            analysis = BlockAnalysis(text, parsed, index, find_suppressions(text), module_facts)
+            if parsed.recovered is not None and index is not None:
+                analysis._sharers = [1]
+                donors.put(parsed.recovered, analysis)
         self._blocks.put(text, analysis)
         return analysis
 
@@ -344,20 +387,12 @@ class Analyzer:
     # -- summary -----------------------------------------------------------------------------
     def _summarise(self, views: list[BlockView]) -> ModuleSummary:
         facts: list[BlockFacts] = []
-        keys: list[tuple[str, int]] = []
-        seen_heads: dict[str, int] = {}
+        keys = self._block_keys(views)
         previous = self._previous
         current: dict[int, tuple[str, BlockFacts]] = {}
         for view in views:
             analysis = view.analysis
             head = analysis.head
-            # A block's identity while other blocks change: its head (for a statement that is
-            # not a def or class, only that it is one), and which occurrence of that it is
-            # (the semantic model's dependencies are kept by identity).
-            identity = analysis.identity
-            occurrence = seen_heads.get(identity, 0)
-            seen_heads[identity] = occurrence + 1
-            keys.append((identity, occurrence))
             before = previous.get(view.start_line)
             if analysis.parsed.error is not None and before is not None and before[0] == head:
                 # A block with a syntax error (a half-typed line) keeps what it said last time,
@@ -370,10 +405,22 @@ class Analyzer:
                 block_facts = analysis.facts
             current[view.start_line] = (head, block_facts)
             facts.append(block_facts)
-        self._previous = current
         key = (tuple(facts), tuple(keys))
         if self._summary is not None and key == self._summary_key:
+            # Equal facts, but new objects where a block was parsed again: keep the ones the
+            # summary holds, so that the next comparisons (and the model's) are by identity.
+            held = self._summary_key[0]
+            if any(a is not b for a, b in zip(held, facts, strict=True)):
+                for k, ((line, (head, _)), same) in enumerate(
+                    zip(current.items(), held, strict=True)
+                ):
+                    current[line] = (head, same)
+                    analysis = views[k].analysis
+                    if analysis._facts is facts[k]:
+                        analysis._facts = same
+            self._previous = current
             return self._summary
+        self._previous = current
         summary = build_summary(
             facts,
             keys=keys,
@@ -386,6 +433,56 @@ class Analyzer:
         )
         self._summary_key, self._summary = key, summary
         return summary
+
+    def _block_keys(self, views: list[BlockView]) -> list[tuple[str, int]]:
+        """Each block's identity while other blocks change (the semantic model's dependencies
+        and the cached findings are kept by identity).
+
+        A def or class is its head and which occurrence of that head it is.  Any other
+        statement is known by its place, as its first line is what is being typed; but not by
+        its rank among statements, or the first character of a new statement would renumber
+        every statement below it and none could keep its findings.  Statements in the
+        unchanged stretches before and after the edited one (same texts, same order) keep
+        their numbers; edited ones keep those of the blocks they replace when the edit did not
+        change the number of blocks, and get new numbers otherwise.  Blocks that keep their
+        numbers keep their order relative to every other block, so what they read by identity
+        means what it meant.
+        """
+        texts = [view.analysis.text for view in views]
+        before, old_keys = self._key_texts, self._keys
+        n, m = len(before), len(texts)
+        shorter = min(n, m)
+        prefix = 0
+        while prefix < shorter and (
+            before[prefix] is texts[prefix] or before[prefix] == texts[prefix]
+        ):
+            prefix += 1
+        suffix = 0
+        while suffix < shorter - prefix and (
+            before[n - 1 - suffix] is texts[m - 1 - suffix]
+            or before[n - 1 - suffix] == texts[m - 1 - suffix]
+        ):
+            suffix += 1
+        keys: list[tuple[str, int]] = []
+        seen_heads: dict[str, int] = {}
+        for k, view in enumerate(views):
+            identity = view.analysis.identity
+            if identity != STATEMENT:
+                occurrence = seen_heads.get(identity, 0)
+                seen_heads[identity] = occurrence + 1
+                keys.append((identity, occurrence))
+                continue
+            old: tuple[str, int] | None = None
+            if k < prefix or (n == m and k < m - suffix):
+                old = old_keys[k]
+            elif k >= m - suffix:
+                old = old_keys[k - m + n]
+            if old is None or old[0] != STATEMENT:
+                old = (STATEMENT, self._next_statement)
+                self._next_statement += 1
+            keys.append(old)
+        self._key_texts, self._keys = texts, keys
+        return keys
 
     # -- detection ---------------------------------------------------------------------------
     def _active_codes(self, summary: ModuleSummary) -> frozenset[str]:
@@ -411,6 +508,22 @@ class Analyzer:
             held = cached[1]
             if held is None or tables is None or tables.still_hold(held):
                 return cached
+        parsed = analysis.parsed
+        recovered_key = (
+            (parsed.recovered, parsed.neutralised, *key[1:])
+            if parsed.recovered is not None
+            else None
+        )
+        if recovered_key is not None:
+            # A half-typed line: another text with the same recovery (the same line still
+            # being typed) gave these findings, and what the detectors read of the
+            # neutralised lines is the same in this text.
+            found = self._recovered.get(recovered_key)
+            if found is not None and _same_reads(analysis.text, found[2], found[3]):
+                held = found[1]
+                if held is None or tables is None or tables.still_hold(held):
+                    self._findings.put(key, (found[0], held))
+                    return found[0], held
         findings: list[Diagnostic] = []
         deps = None
         if analysis.parsed.tree is not None and analysis.index is not None:
@@ -457,6 +570,16 @@ class Analyzer:
                 blocks = tuple((model.keys[j], model.blocks[j]) for j in numbers)
                 names = [n for n in recorded if isinstance(n, str)]
             deps = tables.snapshot(blocks, names) if tables is not None else None
+            if recovered_key is not None and not ctx.read_whole_text:
+                self._recovered.put(
+                    recovered_key,
+                    (
+                        findings,
+                        deps,
+                        tuple(ctx.neutralised_reads.items()),
+                        tuple(ctx.contains_reads.items()),
+                    ),
+                )
         self._findings.put(key, (findings, deps))
         return findings, deps
 
@@ -550,7 +673,9 @@ class Analyzer:
         self._placed = placed
         self._blocks.rotate()
         self._unparsable.rotate()
+        self._recoveries.rotate()
         self._findings.rotate()
+        self._recovered.rotate()
         diagnostics.sort(key=lambda d: d.sort_key)
         return ModuleResult(diagnostics, summary, views)
 
@@ -575,6 +700,29 @@ def _findings_key(
     model = summary.model
     identity = model.keys[ordinal] if model is not None and ordinal < len(model.keys) else None
     return (analysis.text, fingerprint, identity)
+
+
+# Findings of a block analysed through its recovered text, with what the detectors read of
+# the neutralised lines: (line, text) pairs and (substring, found) tests of the whole text.
+_RecoveredFindings = tuple[
+    list[Diagnostic],
+    Dependencies | None,
+    tuple[tuple[int, str], ...],
+    tuple[tuple[str, bool], ...],
+]
+
+
+def _same_reads(
+    text: str, lines: tuple[tuple[int, str], ...], contains: tuple[tuple[str, bool], ...]
+) -> bool:
+    """Would the detectors have read the same in ``text``?  Its other lines are the recovered
+    text's, which is the same; only the neutralised lines they looked at can differ."""
+    if lines:
+        split = text.split("\n")
+        for line, seen in lines:
+            if (split[line - 1] if 0 < line <= len(split) else "") != seen:
+                return False
+    return all((part in text) == found for part, found in contains)
 
 
 def _may_continue(message: str, following: str) -> bool:

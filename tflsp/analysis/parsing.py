@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tflsp.analysis.blocks import ends_inside_construct
@@ -36,6 +37,9 @@ class ParsedBlock:
     error: SyntaxProblem | None
     # Block-relative lines that recovery replaced; nothing there is reported.
     neutralised: frozenset[int] = frozenset()
+    # The text ``tree`` was parsed from when recovery made it (the block's text with the
+    # neutralised lines replaced; every other line is the block's own).
+    recovered: str | None = None
 
 
 def _problem(exc: SyntaxError, line_count: int) -> SyntaxProblem:
@@ -66,7 +70,9 @@ def try_parse(text: str) -> tuple[ast.Module | None, SyntaxProblem | None]:
         return None, SyntaxProblem(1, 0, 1, 1, f"cannot parse: {type(exc).__name__}: {exc}")
 
 
-def parse_block(text: str) -> ParsedBlock:
+def parse_block(text: str, known: Callable[[str], ast.Module | None] | None = None) -> ParsedBlock:
+    """``known`` gives the tree of a recovered text parsed before (a half-typed line is
+    recovered to the same text keystroke after keystroke), or None."""
     tree, error = try_parse(text)
     if error is None:
         return ParsedBlock(tree, None)
@@ -77,9 +83,12 @@ def parse_block(text: str) -> ParsedBlock:
         if problem is None or problem.line in neutralised or problem.line > len(lines):
             break
         _neutralise(lines, problem, neutralised)
-        tree, problem = try_parse("\n".join(lines))
+        recovered = "\n".join(lines)
+        tree = known(recovered) if known is not None else None
+        if tree is None:
+            tree, problem = try_parse(recovered)
         if tree is not None:
-            return ParsedBlock(tree, error, frozenset(neutralised))
+            return ParsedBlock(tree, error, frozenset(neutralised), recovered)
     return ParsedBlock(None, error, frozenset(neutralised))
 
 

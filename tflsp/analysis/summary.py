@@ -300,6 +300,11 @@ def build_summary(
         finally:
             evaluator.stop()
         summary.extra_deps[fact.name] = (values, frozenset(recorded))
+    # The families' module facts are read like the other tables, by name: many are tables by
+    # block number (the data family's program, model setup sites), which a statement inserted
+    # above them renumbers; in the core fingerprint, that made every block of the module check
+    # again, when only the blocks that read such a fact can see the change.
+    summary.extra = tables["extra"] = TrackedDict("extra", log, summary.extra)
     tracked = TrackedTables(log, dict(tables), model)
     summary.tracked = tracked
     if previous is not None and previous.tracked is not None and model.edited is not None:
@@ -317,7 +322,6 @@ def build_summary(
             flavors,
             frozenset((c.id, c.bases, c.decorators, c.methods) for c in classes.values()),
             frozenset(functions),
-            frozenset(summary.extra.items()),
             saving_flow.registers_by_hand,
             summary.local_bases,
         )

@@ -327,7 +327,7 @@ def _symbolic_names(ctx: BlockContext) -> dict[ast.AST | None, set[str]]:
     out: dict[ast.AST | None, set[str]] = {}
     _, module_symbolic = _module_values(ctx)
     input_names = ctx.summary.derived("migration_keras.input_names", _input_names)
-    if not module_symbolic and not any(name in ctx.text for name in input_names):
+    if not module_symbolic and not any(ctx.contains(name) for name in input_names):
         return out  # no keras.Input in sight: nothing can be symbolic
     statements: list[ast.Assign | ast.AnnAssign] = [
         *ctx.index.nodes(ast.Assign),
