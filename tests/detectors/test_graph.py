@@ -53,6 +53,32 @@ def test_tfl103_outside_list_global_and_file_writes() -> None:
     assert ids == ["global", "default", "store", "file"]
 
 
+def test_tfl103_items_of_a_container_made_once_on_the_first_trace() -> None:
+    """Sonnet's tests fill a one-item list on the first trace only (``if not cell[0]:``,
+    ``if slots[0] is None:``): made once, on purpose.  An unguarded append still counts."""
+    source = """
+        import tensorflow as tf
+
+        def build(factory):
+            cell = [None]
+            slots = [None, None]
+            log = []
+
+            @tf.function
+            def step(x):
+                if not cell[0]:
+                    cell[0] = factory()
+                if slots[0] is None:
+                    slots[0] = tf.Variable(1.0)
+                    slots[1] = tf.Variable(2.0)
+                log.append(x)
+                return cell[0](x)
+
+            return step
+    """
+    assert found(source, "TFL103") == [16]
+
+
 def test_tfl103_lists_built_during_the_trace_are_local() -> None:
     source = """
         import numpy as np

@@ -653,6 +653,31 @@ def test_305_every_way_of_calling_the_base(target: str) -> None:
     assert found(src, "TFL305", target) == []
 
 
+@BOTH
+def test_305_base_set_up_by_a_helper_method_of_the_class(target: str) -> None:
+    """tensorflow-hub's KerasLayer hands the base's set-up to a method of its own that
+    ``__init__`` calls on ``self``; a helper that never calls it is still a finding."""
+    src = """
+        import keras
+
+        class Wrapped(keras.layers.Layer):
+            def __init__(self, handle, trainable=False, **kwargs):
+                self._handle = handle
+                self._setup(trainable, **kwargs)
+
+            def _setup(self, trainable, **kwargs):
+                super().__init__(trainable=trainable, **kwargs)
+
+        class Forgotten(keras.layers.Layer):
+            def __init__(self, handle):
+                self._remember(handle)
+
+            def _remember(self, handle):
+                self.seen = [handle]
+    """
+    assert found(src, "TFL305", target) == [13]
+
+
 def test_305_fix_goes_after_the_docstring_with_the_kwargs_name() -> None:
     src = '''
         import keras

@@ -163,15 +163,16 @@ def _made_fresh_before(ctx: BlockContext, target: ast.expr, node: ast.AST) -> bo
 
 
 def _guarded_creation(ctx: BlockContext, stmt: ast.stmt, name: str) -> bool:
-    """``if g is None: g = ...`` (or ``if not g:``): state made once, on the first trace."""
+    """``if g is None: g = ...`` (or ``if not g:``): state made once, on the first trace.
+    For a container the test may ask about one of its items (``if not cell[0]: cell[0] =
+    ...``, ``if slots[0] is None: slots[0], slots[1] = ...``)."""
     child: ast.AST = stmt
     for parent in ctx.index.ancestors(stmt):
         if isinstance(parent, ast.If) and child in parent.body:
             for test in ast.walk(parent.test):
                 if (
                     isinstance(test, ast.Compare)
-                    and isinstance(test.left, ast.Name)
-                    and test.left.id == name
+                    and _names(test.left, name)
                     and any(isinstance(op, ast.Is) for op in test.ops)
                     and any(
                         isinstance(c, ast.Constant) and c.value is None for c in test.comparators
@@ -181,14 +182,20 @@ def _guarded_creation(ctx: BlockContext, stmt: ast.stmt, name: str) -> bool:
                 if (
                     isinstance(test, ast.UnaryOp)
                     and isinstance(test.op, ast.Not)
-                    and isinstance(test.operand, ast.Name)
-                    and test.operand.id == name
+                    and _names(test.operand, name)
                 ):
                     return True
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return False
         child = parent
     return False
+
+
+def _names(expr: ast.expr, name: str) -> bool:
+    """``name`` itself, or an item of it (``name[0]``)."""
+    if isinstance(expr, ast.Subscript):
+        expr = expr.value
+    return isinstance(expr, ast.Name) and expr.id == name
 
 
 def _holds_tensor_state(ctx: BlockContext, expr: ast.expr) -> bool:

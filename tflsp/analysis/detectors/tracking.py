@@ -221,12 +221,30 @@ def layer_created_in_call(ctx: BlockContext) -> None:
 
 
 # -- TFL305: __init__ without super().__init__() --------------------------------------------
-def _calls_an_init(ctx: BlockContext, fn: FunctionNode) -> bool:
+def _calls_an_init(
+    ctx: BlockContext, fn: FunctionNode, cls: ast.ClassDef, seen: frozenset[str] = frozenset()
+) -> bool:
+    """``fn`` calls some ``__init__``, itself or through a method of ``cls`` it calls on
+    ``self`` (``self._setup(...)`` whose body calls ``super().__init__()``)."""
+    helpers: list[str] = []
     for call in ctx.index.nodes(ast.Call):
         func = call.func
-        if isinstance(func, ast.Attribute) and func.attr == "__init__" and within(fn, call):
+        if not (isinstance(func, ast.Attribute) and within(fn, call)):
+            continue
+        if func.attr == "__init__":
             return True
-    return False
+        if isinstance(func.value, ast.Name) and func.value.id == "self":
+            helpers.append(func.attr)
+    methods = {
+        stmt.name: stmt
+        for stmt in cls.body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    return any(
+        _calls_an_init(ctx, methods[name], cls, seen | {name})
+        for name in helpers
+        if name in methods and name not in seen and len(seen) < 3
+    )
 
 
 def _def_span(ctx: BlockContext, fn: FunctionNode) -> tuple[int, int, int, int]:
@@ -272,7 +290,7 @@ def missing_super_init(ctx: BlockContext) -> None:
             if (
                 isinstance(stmt, ast.FunctionDef)
                 and stmt.name == "__init__"
-                and not _calls_an_init(ctx, stmt)
+                and not _calls_an_init(ctx, stmt, cls)
             ):
                 ctx.report(
                     "TFL305",
