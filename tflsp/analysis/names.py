@@ -113,6 +113,20 @@ def dotted(expr: ast.AST) -> str | None:
     return None
 
 
+def super_call(node: ast.AST, method: str) -> ast.Call | None:
+    """``node`` is ``super(...).<method>(...)``: that call (None otherwise)."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == method
+        and isinstance(node.func.value, ast.Call)
+        and isinstance(node.func.value.func, ast.Name)
+        and node.func.value.func.id == "super"
+    ):
+        return node
+    return None
+
+
 def call_chain_root(expr: ast.AST) -> ast.AST:
     """Walk down ``a.b(...).c(...).d`` to the innermost receiver ``a``."""
     while True:

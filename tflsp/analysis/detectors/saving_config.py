@@ -26,7 +26,7 @@ from tflsp.analysis.detectors.saving_config_supplied import (
     carried_by_built_objects,
     supplied_by_from_config,
 )
-from tflsp.analysis.names import dotted
+from tflsp.analysis.names import dotted, super_call
 from tflsp.analysis.registry import detector
 
 # Constructor arguments that ``Layer.get_config`` already records (or that Keras drops).
@@ -343,14 +343,7 @@ def _config_is_used(ctx: BlockContext, cls: ast.ClassDef) -> bool:
 
 
 def _is_super_get_config(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "get_config"
-        and isinstance(node.func.value, ast.Call)
-        and isinstance(node.func.value.func, ast.Name)
-        and node.func.value.func.id == "super"
-    )
+    return super_call(node, "get_config") is not None
 
 
 def _calls_super_get_config(fn: ast.FunctionDef) -> bool:
@@ -450,15 +443,8 @@ def _rebuilds_from_config(fn: ast.FunctionDef) -> bool:
 def _forwarded_to_super(init: ast.FunctionDef) -> set[str]:
     out: set[str] = set()
     for node in ast.walk(init):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "__init__"
-            and isinstance(node.func.value, ast.Call)
-            and isinstance(node.func.value.func, ast.Name)
-            and node.func.value.func.id == "super"
-        ):
-            for arg in [*node.args, *(kw.value for kw in node.keywords)]:
+        if (call := super_call(node, "__init__")) is not None:
+            for arg in [*call.args, *(kw.value for kw in call.keywords)]:
                 if isinstance(arg, ast.Name):
                     out.add(arg.id)
     return out

@@ -13,6 +13,7 @@ from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.migration_args import drop_keyword
 from tflsp.analysis.detectors.tracking_support import local_class_kind
 from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.names import super_call
 from tflsp.analysis.registry import detector, module_fact
 from tflsp.analysis.summary import ModuleSummary
 
@@ -91,14 +92,7 @@ def _reaches_keras(ctx: BlockContext, class_id: str, keyword: str) -> bool:
 
 def _is_super_init(ctx: BlockContext, call: ast.Call) -> ast.ClassDef | None:
     """The Keras class whose ``__init__`` holds this ``super().__init__(...)`` call."""
-    func = call.func
-    if not (
-        isinstance(func, ast.Attribute)
-        and func.attr == "__init__"
-        and isinstance(func.value, ast.Call)
-        and isinstance(func.value.func, ast.Name)
-        and func.value.func.id == "super"
-    ):
+    if super_call(call, "__init__") is None:
         return None
     fn = ctx.index.enclosing_function(call)
     if not isinstance(fn, ast.FunctionDef) or fn.name != "__init__":

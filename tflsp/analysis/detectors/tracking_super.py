@@ -22,6 +22,7 @@ from tflsp.analysis import apidata
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.keras3_support import data_class, local_class_bases, raw_name
 from tflsp.analysis.diagnostics import Edit, Fix
+from tflsp.analysis.names import super_call
 from tflsp.analysis.registry import detector
 
 _NOT_RESET = frozenset({"dtype", "name"})
@@ -44,20 +45,6 @@ def super_init_misused(ctx: BlockContext) -> None:
             _attributes_before(ctx, cls, init, super_stmt, self_name)
 
 
-def _super_call(node: ast.AST) -> ast.Call | None:
-    """``super(...).__init__(...)`` -> the ``__init__`` call."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "__init__"
-        and isinstance(node.func.value, ast.Call)
-        and isinstance(node.func.value.func, ast.Name)
-        and node.func.value.func.id == "super"
-    ):
-        return node
-    return None
-
-
 def _keras2_class(ctx: BlockContext, cls: ast.ClassDef) -> bool:
     """The class runs on Keras 2: the target is Keras 2, or a direct base is ``tf_keras``'s."""
     if ctx.keras_version != 3:
@@ -76,7 +63,7 @@ def _check_super_calls(
     first: ast.stmt | None = None
     for stmt in init.body:
         for node in ast.walk(stmt):
-            call = _super_call(node)
+            call = super_call(node, "__init__")
             if call is None:
                 continue
             if first is None:
