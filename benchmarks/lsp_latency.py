@@ -110,14 +110,21 @@ def server_command(name: str) -> list[str] | None:
 
 # -- a raw JSON-RPC client ------------------------------------------------------------------------
 class Client:
-    def __init__(self, command: list[str], stderr: Any = subprocess.DEVNULL) -> None:
+    def __init__(
+        self,
+        command: list[str],
+        stderr: Any = subprocess.DEVNULL,
+        env: dict[str, str] | None = None,
+        cwd: Path = ROOT,
+    ) -> None:
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
-            cwd=str(ROOT),
+            cwd=str(cwd),
+            env=env,
         )
         self.buffer = b""
         self.next_id = 0

@@ -19,6 +19,7 @@ from tflsp.cli.formats import FileReport, render_json, render_text, summary_line
 from tflsp.cli.notebooks import check_notebook, is_notebook
 from tflsp.cli.sarif import render_sarif
 from tflsp.cli.sources import SourceError, decode, discover, read_bytes, write_source
+from tflsp.codecache import generated_code
 from tflsp.settings import Settings, SettingsError
 
 # Below this many files, starting worker processes costs more than it saves.
@@ -157,7 +158,8 @@ class _Checker:
         gc.disable()
         # What start-up made (modules, the catalog, the detectors) lives as long as the run:
         # frozen, the collections between files do not walk it again and again.
-        all_detectors()
+        with generated_code("analysis"):
+            all_detectors()
         gc.freeze()
 
     def analyzer_for(self, path: str) -> Analyzer:

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from tflsp import __version__
+from tflsp.codecache import generated_code
 
 # Each module registers its own subcommand(s).  Only the module of the command being run is
 # imported: `tflsp serve` must not pay for the analyzer before it answers `initialize`.
@@ -52,8 +53,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = [_SUBCOMMANDS[command]] if command else list(dict.fromkeys(_SUBCOMMANDS.values()))
-    for name in wanted:
-        importlib.import_module(name).register(subparsers)
+    # `check` imports the analyzer here; `serve` imports nothing heavy yet (its own scopes).
+    with generated_code("analysis"):
+        for name in wanted:
+            importlib.import_module(name).register(subparsers)
     return parser
 
 

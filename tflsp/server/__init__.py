@@ -31,7 +31,11 @@ log = logging.getLogger(__name__)
 
 
 def create_server(verifier: VerifierBridge | None = None) -> TflspServer:
-    from tflsp.server.server import TflspServer
+    from tflsp.codecache import generated_code
+
+    # pygls, lsprotocol's ~560 attrs classes and the server's modules: most of start-up.
+    with generated_code("server", attrs=True):
+        from tflsp.server.server import TflspServer
 
     return TflspServer(verifier=verifier)
 
@@ -42,9 +46,9 @@ def serve_stdio(
     stdout: BinaryIO | None = None,
 ) -> int:
     """Serve on stdin/stdout until the client exits; returns the process exit status."""
+    server = server or create_server()
     from tflsp.server.transport import real_stdout, run_stdio
 
-    server = server or create_server()
     out = stdout or real_stdout()
 
     def attach(watch: object) -> None:
@@ -60,9 +64,8 @@ def serve_tcp(
     on_listening: Callable[[int], None] | None = None,
 ) -> int:
     """Serve the first client connecting to ``host:port`` (``port`` 0 picks a free one)."""
-    from tflsp.server.transport import run_tcp
-
     server = server or create_server()
+    from tflsp.server.transport import run_tcp
 
     def attach(watch: object) -> None:
         server.watch = watch  # type: ignore[assignment]

@@ -108,9 +108,15 @@ class TflspServer(LanguageServer):
     def docs(self) -> Workspace:
         """The open documents and their analyzers (created, with the settings, on first use)."""
         if self._docs is None:
-            from tflsp.server.config import editor_section
-            from tflsp.server.workspace import Workspace
+            from tflsp.codecache import generated_code
 
+            # The analyzer, the settings and the detectors, before the first analysis.
+            with generated_code("analysis"):
+                from tflsp.analysis.registry import all_detectors
+                from tflsp.server.config import editor_section
+                from tflsp.server.workspace import Workspace
+
+                all_detectors()
             docs = Workspace(encoding=self._encoding)
             docs.settings.locale = self._locale
             section = editor_section(self._init_options)
