@@ -23,18 +23,25 @@ _STORE = """
 from tflsp.catalog.cache import store
 from tflsp.catalog.loader import PATTERNS_DIR, load_catalog
 store(PATTERNS_DIR, load_catalog(PATTERNS_DIR))
+"""
+# What `tflsp check` and `tflsp serve` import, each in a process of its own (they share
+# modules, which each imports in its own scopes).
+_GENERATED = """
+import sys
 try:
     import tflsp.codecache as codecache
 except ImportError:  # a tflsp from before the compiled generated code
     raise SystemExit(0)
 codecache.force_write = True
-from tflsp.cli.main import build_parser
-from tflsp.cli.check import _Checker
-from tflsp.settings import Settings
-from tflsp.server import create_server
-build_parser("check")
-_Checker(Settings(), False, False, False)
-create_server().docs
+if sys.argv[1] == "check":
+    from tflsp.cli.main import build_parser
+    build_parser("check")
+    from tflsp.cli.check import _Checker
+    from tflsp.settings import Settings
+    _Checker(Settings(), False, False, False)
+else:
+    from tflsp.server import create_server
+    create_server().docs
 """
 
 
@@ -42,3 +49,5 @@ def ensure_bytecode(checkout: Path = ROOT) -> None:
     # py_compile writes the files even when sys.dont_write_bytecode is set.
     compileall.compile_dir(checkout / "tflsp", quiet=1)
     subprocess.run([sys.executable, "-c", _STORE], cwd=checkout, check=True)
+    for command in ("check", "serve"):
+        subprocess.run([sys.executable, "-c", _GENERATED, command], cwd=checkout, check=True)

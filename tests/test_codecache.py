@@ -109,6 +109,26 @@ def test_a_changed_source_is_compiled_again(compiled: list[str]) -> None:
     assert generated(compiled) == []  # both versions are in the table now
 
 
+def test_classes_new_to_a_table_join_it(compiled: list[str]) -> None:
+    @dataclasses.dataclass
+    class Other:
+        name: str
+        size: int = 0
+
+    with generated_code("test"):
+        make_classes()
+    with generated_code("test"):  # another process's scope of the same name imports more
+        make_classes()
+        dataclasses.dataclass(Other)
+    compiled.clear()
+    with generated_code("test"):
+        point, span = make_classes()
+        other = dataclasses.dataclass(Other)
+    assert generated(compiled) == []
+    assert repr(other("a")).endswith("Other(name='a', size=0)")
+    check_behaviour(point, span)
+
+
 def test_another_tflsp_or_python_starts_afresh(
     compiled: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -80,16 +80,18 @@ def _write(path: Path, table: dict[Key, CodeType]) -> None:
 class _Table:
     """The stored code objects of one scope, and what this process compiled anew.
 
-    An entry's key is a name for the code (attrs' file name; for dataclasses, which all use
-    ``<string>``, the first line, which names the fields) and the digest of its source.
+    An entry's key is a name for the code and the digest of its source.  The name is the file
+    name attrs gives it; dataclasses give none (``<string>``), and their code is named by its
+    digest.
     """
 
     def __init__(self, stored: dict[Key, CodeType]) -> None:
         self.stored = stored
         self.new: dict[Key, CodeType] = {}
 
-    def compile(self, source: str, filename: str, name: str) -> CodeType:
-        key = (name, blake2b(source.encode(), digest_size=16).digest())
+    def compile(self, source: str, filename: str, name: str | None = None) -> CodeType:
+        digest = blake2b(source.encode(), digest_size=16).digest()
+        key = (digest.hex() if name is None else name, digest)
         code = self.stored.get(key)
         if code is None:
             code = builtins.compile(source, filename, "exec")
@@ -125,7 +127,7 @@ class _Table:
 
         def exec(source: Any, *args: Any, **kwargs: Any) -> Any:
             if isinstance(source, str):
-                source = self.compile(source, "<string>", source.partition("\n")[0])
+                source = self.compile(source, "<string>")
             return builtins.exec(source, *args, **kwargs)
 
         return exec
