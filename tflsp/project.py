@@ -154,17 +154,25 @@ def _declared_in(directory: Path) -> frozenset[str] | None:
 
 def declared_dependencies(path: str | PurePath) -> frozenset[str]:
     """Normalised names of the dependencies the project of ``path`` declares (empty: none known)."""
-    start = Path(path).resolve()
-    child = start
-    for directory in start.parents:
-        declared = _declared_in(directory)
-        if declared is not None:
-            return declared
-        dist_info = _dist_infos(directory).get(child.name) if child != start else None
-        if dist_info is not None:
-            return frozenset(_from_metadata(dist_info))
-        child = directory
-    return frozenset()
+    folder = Path(path).resolve().parent
+    declared = _declared_in(folder)
+    return declared if declared is not None else _declared_above(folder)
+
+
+@lru_cache(maxsize=1024)
+def _declared_above(child: Path) -> frozenset[str]:
+    """What the project holding folder ``child`` declares, from its parent up: the files of
+    one folder share the walk up (a batch run asks for every file)."""
+    directory = child.parent
+    if directory == child:
+        return frozenset()
+    declared = _declared_in(directory)
+    if declared is not None:
+        return declared
+    dist_info = _dist_infos(directory).get(child.name)
+    if dist_info is not None:
+        return frozenset(_from_metadata(dist_info))
+    return _declared_above(directory)
 
 
 def declares_tf_keras(path: str | PurePath | None) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, Edit
@@ -90,6 +90,7 @@ def diagnostic_record(
     lang: str,
     base_url: str | None = None,
     location: CellLocation | None = None,
+    url_for: Callable[[str], str | None] | None = None,
 ) -> dict[str, object]:
     """The stable JSON shape of one diagnostic (1-based line and column).
 
@@ -127,7 +128,10 @@ def diagnostic_record(
             "edits": edits,
         }
     record["fix"] = fix
-    record["url"] = docs_url(base_url or "", catalog, d.code, lang)
+    if url_for is not None:
+        record["url"] = url_for(d.code)
+    else:
+        record["url"] = docs_url(base_url or "", catalog, d.code, lang)
     return record
 
 
@@ -172,8 +176,16 @@ def summary_line(reports: Sequence[FileReport], lang: str, fix_mode: bool) -> st
 def render_json(
     catalog: Catalog, reports: Sequence[FileReport], lang: str, base_url: str | None = None
 ) -> str:
+    # One link per code, not per finding: finding a local page stats and resolves files.
+    urls: dict[str, str | None] = {}
+
+    def url_for(code: str) -> str | None:
+        if code not in urls:
+            urls[code] = docs_url(base_url or "", catalog, code, lang)
+        return urls[code]
+
     records = [
-        diagnostic_record(catalog, r.path, d, lang, base_url, location)
+        diagnostic_record(catalog, r.path, d, lang, base_url, location, url_for)
         for r in reports
         for d, location in r.located()
     ]

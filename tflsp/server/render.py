@@ -69,6 +69,8 @@ class DiagnosticRenderer:
         self.docs_base = docs_base
         self.encoding = encoding
         self._cache: dict[int, tuple[Diagnostic, Rendered]] = {}
+        # Links by code while one list is rendered (finding a local page stats files).
+        self._urls: dict[str, str | None] = {}
         self.newline = "\n"  # the documents' line break, written into fix edits
 
     def matches(self, lang: str, docs_base: str, encoding: str) -> bool:
@@ -84,6 +86,7 @@ class DiagnosticRenderer:
             self.newline = newline
             self._cache.clear()
         cache = self._cache
+        self._urls = {}
         fresh: dict[int, tuple[Diagnostic, Rendered]] = {}
         out: list[Rendered] = []
         for diagnostic in diagnostics:
@@ -124,7 +127,12 @@ class DiagnosticRenderer:
             "source": SOURCE,
             "message": d.message(pattern, self.lang),
         }
-        url = self._docs_url(self.docs_base, self.catalog, d.code, self.lang)
+        if d.code in self._urls:
+            url = self._urls[d.code]
+        else:
+            url = self._urls[d.code] = self._docs_url(
+                self.docs_base, self.catalog, d.code, self.lang
+            )
         if url:
             lsp["codeDescription"] = {"href": url}
         data: dict[str, Any] = {}

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Literal
 
 from tflsp.analysis.apidata.signatures import Parameter, Signature, parse_signature
@@ -88,10 +88,14 @@ def shard_for(name: str, universe: str) -> str:
     return best
 
 
+# Read as a plain file, as the catalog is: importlib.resources (and the zipfile module it
+# imports) cost more to import than the largest of these files costs to decode.
+_DATA = Path(__file__).resolve().parent / "data"
+
+
 @cache
 def _load(stem: str) -> Any:
-    text = resources.files(__package__).joinpath(f"data/{stem}.json").read_text("utf-8")
-    return json.loads(text)
+    return json.loads((_DATA / f"{stem}.json").read_bytes())
 
 
 def _names(universe: str, name: str) -> dict[str, str]:
