@@ -93,6 +93,23 @@ def test_a_second_scope_compiles_nothing_it_compiled_before(compiled: list[str])
     check_behaviour(*classes)
 
 
+def annotations() -> list[dict[str, Any]]:
+    """What the generated ``__init__`` methods say of their parameters."""
+    point, span = make_classes()
+    return [point.__init__.__annotations__, span.__init__.__annotations__]
+
+
+def test_generated_code_is_compiled_as_its_module_would(compiled: list[str]) -> None:
+    # Not with the ``__future__`` features of tflsp's module: dataclasses' ``__init__`` would
+    # announce the names of its type variables (strings) instead of the types.
+    plain = annotations()
+    assert plain[1] == {"start": "int", "end": "int", "return": None}  # this module's annotations
+    with generated_code("test"):
+        assert annotations() == plain  # compiled
+    with generated_code("test"):
+        assert annotations() == plain  # from the table
+
+
 def test_a_changed_source_is_compiled_again(compiled: list[str]) -> None:
     with generated_code("test"):
         make_classes()

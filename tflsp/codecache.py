@@ -17,6 +17,7 @@ writable, and any failure to read or write it just compiles as usual.
 """
 
 from __future__ import annotations
+import __future__
 
 import builtins
 import contextlib
@@ -36,7 +37,8 @@ try:  # hashlib's own import loads OpenSSL (~2 ms) for a digest _blake2 has on i
 except ImportError:  # another Python implementation
     from hashlib import blake2b
 
-_STAMP = f"{__version__} {sys.version}"
+# The table's own format too: a change to what a key covers must not read old entries.
+_STAMP = f"{__version__} {sys.version} format 2"
 # Set while a scope is open: a nested one adds nothing (its compilations go to the outer one).
 _active = False
 # Tests and benchmarks: write even when Python may not write bytecode (as ``compileall`` does).
@@ -89,12 +91,12 @@ class _Table:
         self.stored = stored
         self.new: dict[Key, CodeType] = {}
 
-    def compile(self, source: str, filename: str, name: str | None = None) -> CodeType:
-        digest = blake2b(source.encode(), digest_size=16).digest()
+    def compile(self, source: str, filename: str, flags: int, name: str | None = None) -> CodeType:
+        digest = blake2b(f"{flags}\n{source}".encode(), digest_size=16).digest()
         key = (digest.hex() if name is None else name, digest)
         code = self.stored.get(key)
         if code is None:
-            code = builtins.compile(source, filename, "exec")
+            code = builtins.compile(source, filename, "exec", flags, True)
             self.new[key] = code
         return code
 
@@ -112,25 +114,46 @@ class _Table:
         kept = {key: code for key, code in self.stored.items() if key[0] not in replaced}
         return {**kept, **self.new}
 
-    def compile_hook(self) -> Callable[..., Any]:
-        """A stand-in for ``compile`` in a module that calls ``compile(text, name, "exec")``."""
+    def compile_hook(self, flags: int) -> Callable[..., Any]:
+        """A stand-in for ``compile`` in a module that calls ``compile(text, name, "exec")``
+        with the ``__future__`` ``flags`` that module's own calls pass on (they inherit them)."""
 
-        def compile(source: Any, filename: Any, mode: str, *args: Any, **kwargs: Any) -> Any:
-            if args or kwargs or mode != "exec" or not isinstance(source, str):
-                return builtins.compile(source, filename, mode, *args, **kwargs)
-            return self.compile(source, str(filename), str(filename))
+        def compile(
+            source: Any,
+            filename: Any,
+            mode: str,
+            extra: int = 0,
+            dont_inherit: bool = False,
+            optimize: int = -1,
+        ) -> Any:
+            if extra or dont_inherit or optimize != -1 or mode != "exec":
+                inherited = 0 if dont_inherit else flags
+                return builtins.compile(source, filename, mode, extra | inherited, True, optimize)
+            if not isinstance(source, str):
+                return builtins.compile(source, filename, mode, flags, True)
+            return self.compile(source, str(filename), flags, str(filename))
 
         return compile
 
-    def exec_hook(self) -> Callable[..., Any]:
+    def exec_hook(self, flags: int) -> Callable[..., Any]:
         """A stand-in for ``exec`` in a module that calls ``exec(text, globals, locals)``."""
 
         def exec(source: Any, *args: Any, **kwargs: Any) -> Any:
             if isinstance(source, str):
-                source = self.compile(source, "<string>")
+                source = self.compile(source, "<string>", flags)
             return builtins.exec(source, *args, **kwargs)
 
         return exec
+
+
+def _future_flags(module: ModuleType) -> int:
+    """The ``__future__`` features ``module`` imports: compile() and exec() called from its
+    code compile with them, so a stand-in called from there must pass them on."""
+    flags = 0
+    for value in vars(module).values():
+        if isinstance(value, __future__._Feature):
+            flags |= value.compiler_flag
+    return flags
 
 
 def _hooked_modules(attrs: bool) -> list[tuple[ModuleType, str]]:
@@ -166,7 +189,8 @@ def generated_code(name: str, attrs: bool = False) -> Iterator[None]:
     ]
     _active = True
     for module, attribute in hooked:
-        hook = table.compile_hook() if attribute == "compile" else table.exec_hook()
+        flags = _future_flags(module)
+        hook = table.compile_hook(flags) if attribute == "compile" else table.exec_hook(flags)
         setattr(module, attribute, hook)
     try:
         yield
