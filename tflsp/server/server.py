@@ -12,6 +12,7 @@ itself allows.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import time
@@ -116,7 +117,10 @@ class TflspServer(LanguageServer):
                 from tflsp.server.config import editor_section
                 from tflsp.server.workspace import Workspace
 
-                all_detectors()
+                # A detector that cannot be imported is reported by warm_up (once) and by
+                # each analysis; the documents are kept all the same.
+                with contextlib.suppress(Exception):
+                    all_detectors()
             docs = Workspace(encoding=self._encoding)
             docs.settings.locale = self._locale
             section = editor_section(self._init_options)
