@@ -301,6 +301,10 @@ def _analyse(
         # Imported here: a warm cached run starts no worker and should not pay for the import.
         from concurrent.futures import ProcessPoolExecutor
 
+        # Once here rather than in every worker: forked workers inherit the detectors.
+        with generated_code("analysis"):
+            all_detectors()
+
         with ProcessPoolExecutor(
             max_workers=min(jobs, len(files)),
             initializer=_init_worker,
