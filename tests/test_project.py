@@ -95,6 +95,14 @@ def test_an_unpacked_wheel_declares_through_its_metadata(tmp_path: Path) -> None
     )
     assert declared_dependencies(site / "pkg" / "layer.py") == {"tensorflow", "tf-keras"}
     assert "TFL301" not in codes(site)
+    # A subpackage's files too (the walk up is shared by the files of a folder); a module
+    # lying beside the metadata folder is no part of the package.
+    (site / "pkg" / "sub").mkdir()
+    (site / "pkg" / "sub" / "deep.py").write_text(LAYER)
+    (site / "beside.py").write_text(LAYER)
+    assert declared_dependencies(site / "pkg" / "sub" / "deep.py") == {"tensorflow", "tf-keras"}
+    assert declared_dependencies(site / "pkg" / "layer.py") == {"tensorflow", "tf-keras"}
+    assert declared_dependencies(site / "beside.py") == frozenset()
     # Another package beside it is not covered by that metadata.
     (site / "other").mkdir()
     (site / "other" / "layer.py").write_text(LAYER)
