@@ -20,8 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Run in the checkout's own folder, so that its tflsp is the one imported.
 _STORE = """
-from tflsp.catalog.cache import store
-from tflsp.catalog.loader import PATTERNS_DIR, load_catalog
+try:
+    from tflsp.catalog.cache import store
+    from tflsp.catalog.loader import PATTERNS_DIR, load_catalog
+except ImportError:  # a tflsp from before the compiled catalog
+    raise SystemExit(0)
 store(PATTERNS_DIR, load_catalog(PATTERNS_DIR))
 """
 # What `tflsp check` and `tflsp serve` import, each in a process of its own (they share

@@ -8,9 +8,10 @@ fresh process; the figures are wall times and the server's own CPU time (read fr
 ``didOpen -> diagnostics`` to ``ast.parse`` of the same text in this process.
 
 ``--base DIR`` runs a second checkout (e.g. a detached worktree of main) in turn with this
-one, run for run, for A/B pairs taken under the same load.
+one, run for run, for A/B pairs taken under the same load.  ``--profile FILE`` runs this
+checkout once under cProfile instead (spawn to the first diagnostics, then exit).
 
-Usage: ``python benchmarks/first_open.py [--runs 7] [--real 5000] [--base DIR]``
+Usage: ``python benchmarks/first_open.py [--runs 7] [--real 5000] [--base DIR | --profile FILE]``
 """
 
 from __future__ import annotations

@@ -8,12 +8,14 @@ attrs classes; compiling their methods was about 150 of the ~250 ms of importing
 dataclass methods cost another ~25 ms before the first analysis.
 
 Inside :func:`generated_code`, those compilations go through a table of code objects read from
-``__pycache__/`` next to the package (or under ``PYTHONPYCACHEPREFIX``): an entry is keyed by the file name attrs gives the code
-and a digest of its source text, so it is used only for the very text it was compiled from
-(the same text and name always compile to the same code).  The table is stamped with Python's
-bytecode magic number and tflsp's version.  As for ``.pyc`` files, it is written only when
-Python may write bytecode (not under ``PYTHONDONTWRITEBYTECODE``) and where the folder is
-writable, and any failure to read or write it just compiles as usual.
+``__pycache__/`` next to the package (or under ``PYTHONPYCACHEPREFIX``).  An entry is keyed by
+a digest of the source text and of the ``__future__`` flags it is compiled with, so it is used
+only for what would compile to the very same code, and by a name (attrs' file name for the
+code; dataclasses give none, and their code is named by its digest).  The table is stamped
+with Python's bytecode magic number, tflsp's version and its own format.  As for ``.pyc``
+files, it is written only when Python may write bytecode (not under
+``PYTHONDONTWRITEBYTECODE``) and where the folder is writable, and any failure to read or
+write it just compiles as usual.
 """
 
 from __future__ import annotations
@@ -109,7 +111,8 @@ class _Table:
 
     def merged(self) -> dict[Key, CodeType]:
         """The stored entries, those replaced by new code of the same name left out: a table
-        grows with the classes it has seen, not with the processes that read it."""
+        grows with the classes it has seen, not with the processes that read it (the code of
+        an edited dataclass, named by its digest, stays until tflsp's version changes)."""
         replaced = {name for name, _ in self.new}
         kept = {key: code for key, code in self.stored.items() if key[0] not in replaced}
         return {**kept, **self.new}
