@@ -17,11 +17,13 @@ from __future__ import annotations
 import collections
 import contextlib
 import enum
+import importlib
 import inspect
 import io
 import json
 import math
 import os
+import pkgutil
 import sys
 import tempfile
 import types
@@ -83,6 +85,7 @@ def walk() -> tuple[dict[str, object], dict[str, str]]:
     # First pass: every name of every API module, breadth first.
     while queue:
         prefix, module = queue.popleft()
+        _import_submodules(module)
         for attr in sorted(dir(module)):
             if attr.startswith("_"):
                 continue
@@ -117,6 +120,27 @@ def walk() -> tuple[dict[str, object], dict[str, str]]:
             continue
         kept.setdefault(_unalias(name, aliases), obj)
     return kept, aliases
+
+
+def _import_submodules(module: types.ModuleType) -> None:
+    """Import the public submodules of an API package that are not attributes yet.
+
+    ``from tensorflow.keras import saving`` works on Keras 3 although ``tf.keras`` has no
+    ``saving`` attribute until that submodule is imported: the import statement finds it on the
+    package's path.  Importing it here records it as the name it is once imported; code that
+    reads ``tf.keras.saving`` without importing it is then not reported (unknown, not missing).
+    Only for TensorFlow with Keras 3: under ``TF_USE_LEGACY_KERAS`` the same scan turns up
+    implementation leftovers in TensorFlow's own API folders (``tf.compat.v1.nn.layers``) and
+    changes which spelling of tf-keras's modules is canonical.
+    """
+    path = getattr(module, "__path__", None)
+    if FLAVOR == "tf_keras" or path is None or not public_module(module):
+        return
+    for info in pkgutil.iter_modules(path):
+        if info.name.startswith("_") or hasattr(module, info.name):
+            continue
+        with contextlib.suppress(Exception):
+            importlib.import_module(f"{module.__name__}.{info.name}")
 
 
 def _unalias(name: str, aliases: dict[str, str]) -> str:

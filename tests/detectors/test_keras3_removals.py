@@ -582,3 +582,16 @@ def test_compatibility_branches_for_older_tensorflow_are_left_alone() -> None:
     """
     assert hits(src, "TFL613") == [20]
     assert hits(src, "TFL609") == []
+
+
+def test_importable_submodules_that_are_not_attributes_yet() -> None:
+    # Keras 3's tf.keras has no `saving` attribute until the submodule is imported, but the
+    # import statement finds it on the package's path (keras-tuner's backend shim does this).
+    src = """
+    from tensorflow.keras import saving
+    import tensorflow.keras.saving as tks
+    model = saving.load_model("m.keras")
+    tks.register_keras_serializable()(object)
+    from tensorflow.keras import sessions
+    """
+    assert hits(src, "TFL609") == [6]

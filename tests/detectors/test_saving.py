@@ -755,6 +755,44 @@ def test_arguments_that_reach_the_config_through_an_object_built_from_them() -> 
     assert diagnostic(field, "TFL403").args["args"] == "`factor`"
 
 
+def test_values_a_weight_restores_with_a_shape_the_config_keeps() -> None:
+    # TF-GNN's bytes lookup layer: the values live in a non-trainable string weight (configs
+    # hold JSON), the config keeps the weight's shape under a key __init__ pops from kwargs;
+    # cls(**config) makes the weight and loading the weights brings the values back.
+    source = """
+        import keras
+        import tensorflow as tf
+
+        @keras.saving.register_keras_serializable()
+        class Table(keras.layers.Layer):
+            def __init__(self, values=None, **kwargs):
+                shape = kwargs.pop("values_shape", None)
+                super().__init__(**kwargs)
+                if values is None:
+                    init = tf.constant_initializer("")
+                else:
+                    init = tf.constant_initializer(values)
+                    shape = tf.TensorShape([len(values)])
+                self.table = self.add_weight(
+                    name="values", shape=shape, dtype=tf.string, initializer=init,
+                    trainable=False,
+                )
+
+            def get_config(self):
+                return {"values_shape": self.table.shape, **super().get_config()}
+    """
+    assert found(source, "TFL403") == []
+    # Without the popped shape key the rebuilt layer cannot make its weight: reported.
+    no_shape = source.replace('"values_shape": self.table.shape, ', "")
+    assert diagnostic(no_shape, "TFL403").args["args"] == "`values`"
+    # A value that also reaches anything but the weight is lost with the config.
+    also_kept = source.replace(
+        "        self.table = self.add_weight(",
+        "        self.values = values\n                self.table = self.add_weight(",
+    )
+    assert diagnostic(also_kept, "TFL403").args["args"] == "`values`"
+
+
 def test_unused_optional_argument_is_not_required_in_the_config() -> None:
     source = """
         import keras

@@ -24,6 +24,7 @@ from tflsp.analysis.detectors.saving import (
 from tflsp.analysis.detectors.saving_config_supplied import (
     builds_dict,
     carried_by_built_objects,
+    restored_by_weights,
     supplied_by_from_config,
 )
 from tflsp.analysis.names import dotted, super_call
@@ -319,6 +320,8 @@ def get_config_missing_args(ctx: BlockContext) -> None:
         ]
         if missing:
             carried = carried_by_built_objects(cls, init, get_config, {p.name for p in params})
+            optional = {p.name for p in params if not p.required}
+            carried |= restored_by_weights(init, keys, optional)
             missing = [name for name in missing if name not in carried]
         if missing and _config_is_used(ctx, cls):
             ctx.report(

@@ -239,3 +239,94 @@ def _passed_on(value: ast.expr, this: str) -> tuple[set[str], set[str]]:
         elif isinstance(node, (ast.Starred, ast.Subscript)):
             stack.append(node.value)
     return names, attrs
+
+
+# -- arguments whose value a weight restores ---------------------------------------------
+_WEIGHT_MAKERS = frozenset({"add_weight", "Variable"})
+
+
+def restored_by_weights(init: ast.FunctionDef, keys: set[str], optional: set[str]) -> set[str]:
+    """Optional arguments whose value only seeds a weight, in a class that rebuilds itself
+    from config keys ``__init__`` pops from ``**kwargs``.
+
+    A layer holding a vocabulary in a non-trainable weight may leave the values out of its
+    config (Keras configs hold JSON, not bytes) and save the weight's shape under a key the
+    constructor pops from its keyword arguments: ``cls(**config)`` makes the weight with that
+    shape and loading the weights restores the values.  Both signs are needed: the popped key
+    shows the config was designed for the constructor, and the argument must reach nothing
+    but the weight (and tests of whether it was given).
+    """
+    kwargs = init.args.kwarg.arg if init.args.kwarg is not None else None
+    if kwargs is None or not optional or not (_popped_keys(init, kwargs) & keys):
+        return set()
+    seeds = _names_seeding_weights(init)
+    restored: set[str] = set()
+    for name in optional:
+        uses = [n for n in ast.walk(init) if isinstance(n, ast.Name) and n.id == name]
+        if name in seeds and all(_seeds_or_tests(init, use, seeds) for use in uses):
+            restored.add(name)
+    return restored
+
+
+def _popped_keys(init: ast.FunctionDef, kwargs: str) -> set[str]:
+    """Constant keys ``kwargs.pop("key", ...)`` / ``kwargs.get("key")`` reads."""
+    out: set[str] = set()
+    for node in ast.walk(init):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("pop", "get")
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == kwargs
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            out.add(node.args[0].value)
+    return out
+
+
+def _names_seeding_weights(init: ast.FunctionDef) -> set[str]:
+    """Names read by the arguments of a weight constructor, through local assignments."""
+    seeds: set[str] = set()
+    for node in ast.walk(init):
+        if isinstance(node, ast.Call) and _call_name(node) in _WEIGHT_MAKERS:
+            seeds.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    # Locals assigned from what seeds them seed them too (a fixpoint over plain assignments).
+    changed = True
+    while changed:
+        changed = False
+        for node in ast.walk(init):
+            if not isinstance(node, ast.Assign):
+                continue
+            targets = {t.id for t in node.targets if isinstance(t, ast.Name)}
+            if targets & seeds:
+                read = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+                if not read <= seeds:
+                    seeds |= read
+                    changed = True
+    return seeds
+
+
+def _seeds_or_tests(init: ast.FunctionDef, use: ast.Name, seeds: set[str]) -> bool:
+    """Is this read of an argument an ``is None`` test, or inside the value of an assignment
+    to a name that seeds a weight, or inside a weight constructor's arguments?"""
+    for node in ast.walk(init):
+        if isinstance(node, ast.Compare) and node.left is use:
+            return all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
+        if isinstance(node, ast.Assign) and any(n is use for n in ast.walk(node.value)):
+            return all(isinstance(t, ast.Name) and t.id in seeds for t in node.targets)
+        if (
+            isinstance(node, ast.Call)
+            and _call_name(node) in _WEIGHT_MAKERS
+            and any(n is use for n in ast.walk(node))
+        ):
+            return True
+    return False
+
+
+def _call_name(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
