@@ -1,9 +1,10 @@
 """Where a cold analysis spends its time: by stage and by detector family.
 
 The stages are timed by wrapping, for the length of one measurement, the functions the engine
-calls (``tflsp.analysis.engine`` looks them up as module globals), the detectors' ``run`` and
-the family module facts' ``extract``.  Nothing in ``tflsp`` is changed for it.  A stage the
-engine no longer calls is simply reported as absent.  Wrapping costs a clock read per call: the
+and the block cutter call (``tflsp.analysis.engine`` and ``tflsp.analysis.views`` look them up
+as module globals), the detectors' ``run`` and the family module facts' ``extract``.  Nothing
+in ``tflsp`` is changed for it.  A stage the engine no longer calls is simply reported as
+absent.  Wrapping costs a clock read per call: the
 total of the stages is compared with the same analysis unwrapped.
 
 Also: what the first analysis in a fresh process pays (importing the analyzer, loading the
@@ -23,11 +24,11 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from tflsp.analysis import engine, registry
+from tflsp.analysis import engine, registry, views
 from tflsp.analysis.engine import Analyzer, LintConfig
 from tflsp.catalog import Catalog
 
-# Engine globals, in the order a block meets them.
+# Globals of the cutter and the engine, in the order a block meets them.
 STAGES = (
     ("resplit", "split into candidate blocks"),
     ("try_parse", "parse merge candidates"),
@@ -68,19 +69,24 @@ def _family(catalog: Catalog, codes: frozenset[str], name: str) -> str:
 
 @contextmanager
 def instrumented(watch: Stopwatch) -> Iterator[None]:
-    saved_globals = {name: getattr(engine, name) for name, _ in STAGES if hasattr(engine, name)}
+    saved_globals = {
+        (module, name): getattr(module, name)
+        for name, _ in STAGES
+        for module in (views, engine)
+        if hasattr(module, name)
+    }
     saved_facts = dict(registry._MODULE_FACTS)
     try:
-        for name, fn in saved_globals.items():
-            setattr(engine, name, watch.wrap(name, fn))
+        for (module, name), fn in saved_globals.items():
+            setattr(module, name, watch.wrap(name, fn))
         for key, fact in saved_facts.items():
             registry._MODULE_FACTS[key] = replace(
                 fact, extract=watch.wrap(f"module fact: {key}", fact.extract)
             )
         yield
     finally:
-        for name, fn in saved_globals.items():
-            setattr(engine, name, fn)
+        for (module, name), fn in saved_globals.items():
+            setattr(module, name, fn)
         registry._MODULE_FACTS.clear()
         registry._MODULE_FACTS.update(saved_facts)
 

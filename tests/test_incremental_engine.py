@@ -211,12 +211,12 @@ def test_typing_does_not_grow_the_caches() -> None:
     source = f"import tensorflow as tf\n\n@tf.function\ndef f(x):\n{body}    return x\n"
     warm = analyzer()
     warm.analyze(source)
-    settled = len(warm._blocks), len(warm._findings)
+    settled = len(warm._cutter._blocks), len(warm._findings)
     typed = ""
     for char in "print(x) + total * 2":
         typed += char
         warm.analyze(source.replace("    return x\n", f"    {typed}\n    return x\n"))
-    assert len(warm._blocks) <= 2 * settled[0] + 2
+    assert len(warm._cutter._blocks) <= 2 * settled[0] + 2
     assert len(warm._findings) <= 2 * settled[1] + 2
 
 
@@ -274,9 +274,9 @@ def test_fork_reads_caches_but_keeps_its_own_state() -> None:
     warm = analyzer()
     warm.analyze(SOURCE)
     twin = warm.fork()
-    kept = len(warm._blocks)
+    kept = len(warm._cutter._blocks)
     twin.analyze("import os\n")
-    assert len(warm._blocks) == kept
+    assert len(warm._cutter._blocks) == kept
     # The original still hands back its cached objects for the original text.
     again = warm.analyze(SOURCE)
     assert [signature(d) for d in again.diagnostics] == [

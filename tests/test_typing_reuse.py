@@ -20,7 +20,8 @@ from tests.helpers import CATALOG, analyzer
 from tests.test_incremental_engine import compare, parses, signature
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import Diagnostic
-from tflsp.analysis.engine import Analyzer, Generations
+from tflsp.analysis.engine import Analyzer
+from tflsp.analysis.generations import Generations
 from tflsp.analysis.registry import Detector
 
 
@@ -38,7 +39,7 @@ def without_reuse() -> Analyzer:
     """An analyzer that recovers and checks every half-typed text on its own."""
     plain = analyzer()
     plain._recovered = Forgetful()
-    plain._recoveries = Forgetful()
+    plain._cutter._recoveries = Forgetful()
     return plain
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import analyzer
-from tflsp.analysis import engine
+from tflsp.analysis import views
 
 SOURCE = (
     "import tensorflow as tf\n\ndata = [1,\n\nvalue = 2\nother = 3\nmore = 4\nlast = 5\n\n"
@@ -15,13 +15,13 @@ SOURCE = (
 
 def test_a_failed_merge_is_remembered_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     parsed: list[str] = []
-    real = engine.try_parse
+    real = views.try_parse
 
     def counting(text: str) -> object:
         parsed.append(text)
         return real(text)
 
-    monkeypatch.setattr(engine, "try_parse", counting)
+    monkeypatch.setattr(views, "try_parse", counting)
     warm = analyzer()
     first = warm.analyze(SOURCE)
     merges = [t for t in parsed if t.startswith("data = [")]
@@ -32,4 +32,4 @@ def test_a_failed_merge_is_remembered_and_bounded(monkeypatch: pytest.MonkeyPatc
         result = warm.analyze(edited)
         assert not [t for t in parsed if t.startswith("data = [")]
         assert [d.code for d in result.diagnostics] == [d.code for d in first.diagnostics]
-    assert len(warm._unparsable) <= 2 * len(merges)
+    assert len(warm._cutter._unparsable) <= 2 * len(merges)

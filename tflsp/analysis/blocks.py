@@ -103,11 +103,20 @@ def _chunks_from(source: str, begin: int, line: int) -> Iterator[tuple[int, Chun
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """A text and its chunks, with the offset each chunk starts at."""
+    """A text and its chunks, with the offset each chunk starts at.
+
+    A split cut from an earlier one (:func:`resplit`) says what it kept of it, so that the
+    analysis of the earlier text can be kept for the same stretches: its first ``head`` chunks
+    are the earlier split's first ones (the very objects), and its last ``tail`` chunks have the
+    texts of the earlier split's last ones, ``shift`` lines further down.
+    """
 
     source: str
     offsets: list[int]
     chunks: list[Chunk]
+    head: int = 0
+    tail: int = 0
+    shift: int = 0
 
 
 def resplit(source: str, previous: Split | None = None) -> Split:
@@ -147,10 +156,10 @@ def resplit(source: str, previous: Split | None = None) -> Split:
                     out_chunks.extend(Chunk(c.start_line + shift, c.text) for c in chunks[k:])
                 else:
                     out_chunks.extend(chunks[k:])
-                return Split(source, out_offsets, out_chunks)
+                return Split(source, out_offsets, out_chunks, kept, len(chunks) - k, shift)
         out_offsets.append(offset)
         out_chunks.append(chunk)
-    return Split(source, out_offsets, out_chunks)
+    return Split(source, out_offsets, out_chunks, kept)
 
 
 def _common_prefix(a: str, b: str) -> int:

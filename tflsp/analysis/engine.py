@@ -1,6 +1,10 @@
 """Run the detectors over a module, block by block, reusing everything that did not change.
 
-Three caches make a one-line edit cheap:
+The last analysis is kept view by view (block, the facts it told the summary, its identity,
+its diagnostics).  An edit changes a stretch of the text: the views before it are kept as they
+are, those after it are kept moved by the lines the edit added, and only the stretch in
+between is cut into blocks again, so a keystroke costs what it changed, not a pass over every
+block of the module.  For that stretch, three caches make a one-line edit cheap:
 
 1. block text -> parse tree, node index, facts, suppressions;
 2. the facts of all blocks -> module summary (reused when no block's facts changed);
@@ -8,10 +12,11 @@ Three caches make a one-line edit cheap:
    summary tables (assignments, dataset names, graph functions) that the block's detectors
    read keep their values (:mod:`tflsp.analysis.reads`).
 
-Unchanged blocks also keep their final, shifted Diagnostic objects, so front ends can cache
-what they derive from them.  An edit inside one function therefore re-parses and re-checks
-that function only, unless it changes something module-wide that is not tracked (an import,
-a class's bases, a new function) or a tracked entry other blocks read.
+Kept views keep their final Diagnostic objects (moved ones get moved copies), so front ends
+can cache what they derive from them.  An edit inside one function therefore re-parses and
+re-checks that function only, unless it changes something module-wide that is not tracked (an
+import, a class's bases, a new function) or a tracked entry other blocks read; then the kept
+views' findings are checked against the new summary.
 """
 
 from __future__ import annotations
@@ -19,80 +24,24 @@ from __future__ import annotations
 import ast
 import gc
 import logging
-import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Generic, TypeVar
 
-from tflsp.analysis.blocks import Chunk, Split, lexical_extent, normalise_newlines, resplit
+from tflsp.analysis.blocks import normalise_newlines
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, syntax_error_diagnostic
-from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
-from tflsp.analysis.index import NodeIndex
-from tflsp.analysis.parsing import ParsedBlock, SyntaxProblem, parse_block, try_parse
+from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts
+from tflsp.analysis.generations import Generations
 from tflsp.analysis.reads import Dependencies
-from tflsp.analysis.registry import ModuleFact, all_detectors, module_facts, watched_names
+from tflsp.analysis.registry import all_detectors, module_facts, watched_names
 from tflsp.analysis.semantic.imports import ImportedNames
 from tflsp.analysis.summary import ModuleSummary, build_summary
-from tflsp.analysis.suppressions import Suppression, find_suppressions
+from tflsp.analysis.suppressions import Suppression
+from tflsp.analysis.views import STATEMENT, BlockAnalysis, BlockView, Cutter, Edit
 from tflsp.catalog import Catalog, load_catalog
 
 log = logging.getLogger(__name__)
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-_MAX_MERGE = 3  # how many following candidates a block that "ended early" may swallow
-
-
-class Generations(Generic[K, V]):
-    """A cache holding what the last two analyses used; anything older is dropped.
-
-    A document is analysed after every keystroke.  A cache sized for a whole module would keep
-    every typed version of the edited block (a 400-line function costs about a megabyte per
-    version), so memory grew with the number of keystrokes.  Keeping what the current and the
-    previous analysis used bounds it by twice the module, while unchanged blocks, and the block
-    as it was before the last keystroke, stay cached.  A ``parent`` is read, never changed.
-    """
-
-    def __init__(
-        self,
-        parent: Generations[K, V] | None = None,
-        dropped: Callable[[V], None] | None = None,
-    ) -> None:
-        self._current: dict[K, V] = {}
-        self._previous: dict[K, V] = {}
-        self._parent = parent
-        self._dropped = dropped
-
-    def get(self, key: K) -> V | None:
-        value = self._current.get(key)
-        if value is None:
-            value = self._previous.pop(key, None)
-            if value is not None:
-                self._current[key] = value
-            elif self._parent is not None:
-                value = self._parent.peek(key)
-        return value
-
-    def peek(self, key: K) -> V | None:
-        value = self._current.get(key)
-        return self._previous.get(key) if value is None else value
-
-    def put(self, key: K, value: V) -> None:
-        self._current[key] = value
-
-    def rotate(self) -> None:
-        """End of an analysis: what it did not use is dropped at the end of the next one."""
-        if self._dropped is not None:
-            for value in self._previous.values():
-                self._dropped(value)
-        self._previous = self._current
-        self._current = {}
-
-    def __len__(self) -> int:
-        return len(self._current) + len(self._previous)
 
 
 @dataclass(frozen=True)
@@ -108,73 +57,6 @@ class LintConfig:
     @property
     def severity_map(self) -> dict[str, str]:
         return dict(self.severity)
-
-
-@dataclass(eq=False)
-class BlockAnalysis:
-    text: str
-    parsed: ParsedBlock
-    index: NodeIndex | None
-    suppressions: dict[int, Suppression]
-    module_facts: tuple[ModuleFact, ...] = ()
-    _facts: BlockFacts | None = None
-    _head: str | None = None
-    _identity: str | None = None
-    # Blocks whose recovery gave the same text share its tree, index and facts; the cell
-    # counts them, so the last one dropped clears the memos (see release).
-    _sharers: list[int] | None = None
-
-    @property
-    def head(self) -> str:
-        """What identifies the block while it is edited (see :func:`_head`), computed once."""
-        if self._head is None:
-            self._head = _head(self.text)
-        return self._head
-
-    @property
-    def identity(self) -> str:
-        """The block's identity in the semantic model (see :func:`_identity`), computed once."""
-        if self._identity is None:
-            self._identity = _identity(self.head)
-        return self._identity
-
-    def release(self) -> None:
-        """Dropped from the cache: break the cycles its memos make with its tree.
-
-        What detectors and the semantic model memoise on a block's index points back at the index
-        (and so at the whole tree).  Left as cycles, every typed version of the edited block would
-        wait for a full collection, which a busy server runs rarely (see
-        :mod:`tflsp.server.memory`); cleared here, reference counting frees them at once.
-        """
-        if self._sharers is not None:
-            self._sharers[0] -= 1
-            if self._sharers[0] > 0:
-                return
-        if self.index is not None:
-            self.index.memo.clear()
-
-    @property
-    def facts(self) -> BlockFacts:
-        """Computed on first use: a half-typed block that keeps its last facts never needs them."""
-        if self._facts is None:
-            index = self.index
-            found = extract_facts(index, self.module_facts) if index is not None else EMPTY_FACTS
-            self._facts = found
-        return self._facts
-
-
-@dataclass(frozen=True)
-class BlockView:
-    start_line: int  # 1-based module line of the block's first line
-    analysis: BlockAnalysis
-
-    @property
-    def end_line(self) -> int:
-        return (
-            self.start_line
-            + self.analysis.text.count("\n")
-            - (1 if self.analysis.text.endswith("\n") else 0)
-        )
 
 
 @dataclass
@@ -247,10 +129,20 @@ class Analyzer:
         self.catalog = catalog or load_catalog()
         self.config = config
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
-        self._blocks: Generations[str, BlockAnalysis] = Generations(dropped=BlockAnalysis.release)
-        self._unparsable: Generations[str, bool] = Generations()  # merges that failed
-        # recovered text -> the block analysis whose recovery gave it (see _block)
-        self._recoveries: Generations[str, BlockAnalysis] = Generations()
+        self._watched = watched_names()
+        self._detectors = all_detectors()
+        self._module_facts = tuple(module_facts())
+        self._severity = config.severity_map
+        self._cutter = Cutter(self._module_facts)
+        # What the last analysis kept per view of the cutter: the facts each view told the
+        # summary (its last facts while broken), its identity in the semantic model, and its
+        # diagnostics (None: not placed yet).  Incomplete when an analysis raised midway.
+        self._facts: list[BlockFacts] = []
+        self._keys: list[tuple[str, int]] = []
+        self._placed: list[_Placed | None] = []
+        self._complete = True
+        # The summary every placement of the last analysis holds for (None: check them all).
+        self._placed_for: ModuleSummary | None = None
         self._findings: Generations[
             tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
         ] = Generations()
@@ -260,19 +152,7 @@ class Analyzer:
         self._recovered: Generations[tuple[object, ...], _RecoveredFindings] = Generations()
         self._summary_key: tuple[tuple[BlockFacts, ...], tuple[tuple[str, int], ...]] | None = None
         self._summary: ModuleSummary | None = None
-        self._previous: dict[int, tuple[str, BlockFacts]] = {}
-        # The block texts and identities of the last summary (see _block_keys).
-        self._key_texts: list[str] = []
-        self._keys: list[tuple[str, int]] = []
         self._next_statement = 0
-        self._split: Split | None = None  # the last text and its candidate blocks
-        # (id of block analysis, line offset) -> the block's final diagnostics, so unchanged
-        # blocks hand back the very same Diagnostic objects.
-        self._placed: dict[tuple[int, int], _Placed] = {}
-        self._watched = watched_names()
-        self._detectors = all_detectors()
-        self._module_facts = tuple(module_facts())
-        self._severity = config.severity_map
         self.imported: ImportedNames | None = None
 
     def set_imported(self, imported: ImportedNames | None) -> None:
@@ -293,137 +173,112 @@ class Analyzer:
         self._summary_key, self._summary = None, None
         self._findings = Generations()
         self._recovered = Generations()
-        self._placed = {}
+        self._placed = [None] * len(self._placed)
+        self._placed_for = None
 
     def fork(self) -> Analyzer:
         """An analyzer with the same rules that reads this one's block and findings caches.
 
-        Its module state (last summary, facts of unparsable blocks) and what it caches are its
-        own, so analysing other texts with it (fix-all rounds) leaves this analyzer's next
-        result and its memory unchanged.
+        Its module state (last summary, views, facts of unparsable blocks) and what it caches
+        are its own, so analysing other texts with it (fix-all rounds) leaves this analyzer's
+        next result and its memory unchanged.
         """
         twin = Analyzer(self.config, self.catalog, strict=self.strict)
-        twin._blocks = Generations(self._blocks)
-        twin._findings = Generations(self._findings)
-        twin._unparsable = Generations(self._unparsable)
-        twin._recoveries = Generations(self._recoveries)
+        twin._cutter = self._cutter.fork()
+        findings: Generations[
+            tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
+        ] = Generations(self._findings)
+        if self._complete:
+            # The findings the last analysis kept are in its placements.
+            for ordinal, (view, entry) in enumerate(
+                zip(self._cutter.views, self._placed, strict=True)
+            ):
+                if entry is not None:
+                    key = _findings_key(view.analysis, entry.summary, ordinal)
+                    findings.put(key, (entry.findings, entry.deps))
+        twin._findings = Generations(findings)
         twin._recovered = Generations(self._recovered)
         twin.imported = self.imported
         return twin
 
-    # -- blocks ----------------------------------------------------------------------------
-    def _block(self, text: str) -> BlockAnalysis:
-        cached = self._blocks.get(text)
-        if cached is not None:
-            return cached
-        donors = self._recoveries
-        donor: BlockAnalysis | None = None
-
-        def known(recovered: str) -> ast.Module | None:
-            nonlocal donor
-            donor = donors.get(recovered)
-            return donor.parsed.tree if donor is not None else None
-
-        parsed = parse_block(text, known)
-        module_facts = self._module_facts
-        if donor is not None and parsed.tree is donor.parsed.tree:
-            # The same recovered text as an earlier version of the line being typed: its tree
-            # is this one, and so are the index and facts made from it.
-            sharers = donor._sharers
-            assert sharers is not None
-            sharers[0] += 1
-            analysis = BlockAnalysis(
-                text, parsed, donor.index, find_suppressions(text), module_facts, donor._facts
-            )
-            analysis._sharers = sharers
-        else:
-            index = NodeIndex(parsed.tree) if parsed.tree is not None else None
-            analysis = BlockAnalysis(text, parsed, index, find_suppressions(text), module_facts)
-            if parsed.recovered is not None and index is not None:
-                analysis._sharers = [1]
-                donors.put(parsed.recovered, analysis)
-        self._blocks.put(text, analysis)
-        return analysis
-
-    def split(self, source: str) -> list[BlockView]:
-        # Typing changes a few lines: the candidates around them are cut again, not the module.
-        self._split = resplit(source, self._split)
-        chunks = self._split.chunks
-        views: list[BlockView] = []
-        i = 0
-        while i < len(chunks):
-            chunk = chunks[i]
-            analysis = self._block(chunk.text)
-            taken = 1
-            error = analysis.parsed.error
-            if (
-                error is not None
-                and error.ends_early
-                and i + 1 < len(chunks)
-                and _may_continue(error.message, chunks[i + 1].text)
-            ):
-                # The candidate stopped inside a bracket or string that a column-0 line
-                # continues: try it together with what follows.  While a line is being typed
-                # the merge fails on every keystroke, so a bare parse decides first.
-                for extra in _merge_candidates(chunks, i, error):
-                    text = "".join(c.text for c in chunks[i : i + extra + 1])
-                    merged = self._blocks.get(text)
-                    if merged is None:
-                        if self._unparsable.get(text) is not None:
-                            continue
-                        if try_parse(text)[1] is not None:
-                            # Typing elsewhere leaves this text as it is: do not parse it
-                            # again on every keystroke.
-                            self._unparsable.put(text, True)
-                            continue
-                        merged = self._block(text)
-                    if merged.parsed.error is None:
-                        analysis, taken = merged, extra + 1
-                        break
-            views.append(BlockView(chunk.start_line, analysis))
-            i += taken
-        return views
+    # -- views -------------------------------------------------------------------------------
+    def _advance(self, source: str) -> tuple[Edit, _Replaced]:
+        """The cutter's views of ``source``, with what was kept per view moved along, and what
+        was kept for the views the edit replaced."""
+        complete = self._complete
+        edit = self._cutter.advance(source, afresh=not complete)
+        start, stop, kept = edit.start, edit.stop, edit.old_stop
+        if not complete:
+            # An analysis raised midway: what it left per view is not to be trusted, and the
+            # cutter cut every view afresh.
+            count = len(edit.views)
+            self._facts = [EMPTY_FACTS] * count
+            self._keys = [(STATEMENT, -1)] * count
+            self._placed = [None] * count
+            return edit, _Replaced({}, [])
+        facts, keys = self._facts, self._keys
+        replaced = _Replaced(
+            {
+                view.start_line: (view.analysis.head, facts[start + m])
+                for m, view in enumerate(edit.replaced)
+            },
+            [
+                (view.analysis.text, view.analysis.identity, keys[start + m])
+                for m, view in enumerate(edit.replaced)
+            ],
+        )
+        new = stop - start
+        if new or kept != start:
+            placed_after = self._placed[kept:]
+            if edit.shift:
+                placed_after = [
+                    _moved(entry, edit.shift) if entry is not None and entry.diagnostics else entry
+                    for entry in placed_after
+                ]
+            self._complete = False  # until the summary step filled the new views in
+            self._facts = facts[:start] + [EMPTY_FACTS] * new + facts[kept:]
+            self._keys = keys[:start] + [(STATEMENT, -1)] * new + keys[kept:]
+            self._placed = self._placed[:start] + [None] * new + placed_after
+        return edit, replaced
 
     # -- summary -----------------------------------------------------------------------------
-    def _summarise(self, views: list[BlockView]) -> ModuleSummary:
-        facts: list[BlockFacts] = []
-        keys = self._block_keys(views)
-        previous = self._previous
-        current: dict[int, tuple[str, BlockFacts]] = {}
-        for view in views:
+    def _summarise(self, edit: Edit, replaced: _Replaced) -> ModuleSummary:
+        views, facts = edit.views, self._facts
+        for k in range(edit.start, edit.stop):
+            view = views[k]
             analysis = view.analysis
-            head = analysis.head
-            before = previous.get(view.start_line)
-            if analysis.parsed.error is not None and before is not None and before[0] == head:
+            before = replaced.facts.get(view.start_line)
+            if (
+                analysis.parsed.error is not None
+                and before is not None
+                and before[0] == analysis.head
+            ):
                 # A block with a syntax error (a half-typed line) keeps what it said last time,
                 # so typing does not change the rest of the module's results.  The block is
                 # recognised by its position and its head (decorators up to the statement's
                 # first line: two decorated functions share their first line); a block seen
                 # broken for the first time contributes what recovery could parse.
-                block_facts = before[1]
+                facts[k] = before[1]
             else:
-                block_facts = analysis.facts
-            current[view.start_line] = (head, block_facts)
-            facts.append(block_facts)
-        key = (tuple(facts), tuple(keys))
+                facts[k] = analysis.facts
+        self._assign_keys(edit, replaced.keys)
+        self._complete = True
+        key = (tuple(facts), tuple(self._keys))
         if self._summary is not None and key == self._summary_key:
             # Equal facts, but new objects where a block was parsed again: keep the ones the
             # summary holds, so that the next comparisons (and the model's) are by identity.
             held = self._summary_key[0]
-            if any(a is not b for a, b in zip(held, facts, strict=True)):
-                for k, ((line, (head, _)), same) in enumerate(
-                    zip(current.items(), held, strict=True)
-                ):
-                    current[line] = (head, same)
+            for k in range(edit.start, edit.stop):
+                same = held[k]
+                if facts[k] is not same:
                     analysis = views[k].analysis
                     if analysis._facts is facts[k]:
                         analysis._facts = same
-            self._previous = current
+                    facts[k] = same
             return self._summary
-        self._previous = current
         summary = build_summary(
             facts,
-            keys=keys,
+            keys=self._keys,
             target_keras=self.config.target_keras,
             legacy_env=self.config.legacy_env,
             watched=self._watched,
@@ -434,9 +289,10 @@ class Analyzer:
         self._summary_key, self._summary = key, summary
         return summary
 
-    def _block_keys(self, views: list[BlockView]) -> list[tuple[str, int]]:
-        """Each block's identity while other blocks change (the semantic model's dependencies
-        and the cached findings are kept by identity).
+    def _assign_keys(self, edit: Edit, before: list[tuple[str, str, tuple[str, int]]]) -> None:
+        """Each new view's identity while other blocks change (the semantic model's
+        dependencies and the cached findings are kept by identity); ``before`` are the (text,
+        identity, key) of the views the edit replaced.
 
         A def or class is its head and which occurrence of that head it is.  Any other
         statement is known by its place, as its first line is what is being typed; but not by
@@ -446,43 +302,52 @@ class Analyzer:
         their numbers; edited ones keep those of the blocks they replace when the edit did not
         change the number of blocks, and get new numbers otherwise.  Blocks that keep their
         numbers keep their order relative to every other block, so what they read by identity
-        means what it meant.
+        means what it meant.  Kept views keep their identities, unless the defs and classes
+        the edit replaced are not the ones it made: then every def and class counts its
+        occurrence again.
         """
-        texts = [view.analysis.text for view in views]
-        before, old_keys = self._key_texts, self._keys
+        start, stop, keys = edit.start, edit.stop, self._keys
+        texts = [edit.views[k].analysis.text for k in range(start, stop)]
+        identities = [edit.views[k].analysis.identity for k in range(start, stop)]
         n, m = len(before), len(texts)
         shorter = min(n, m)
         prefix = 0
         while prefix < shorter and (
-            before[prefix] is texts[prefix] or before[prefix] == texts[prefix]
+            before[prefix][0] is texts[prefix] or before[prefix][0] == texts[prefix]
         ):
             prefix += 1
         suffix = 0
         while suffix < shorter - prefix and (
-            before[n - 1 - suffix] is texts[m - 1 - suffix]
-            or before[n - 1 - suffix] == texts[m - 1 - suffix]
+            before[n - 1 - suffix][0] is texts[m - 1 - suffix]
+            or before[n - 1 - suffix][0] == texts[m - 1 - suffix]
         ):
             suffix += 1
-        keys: list[tuple[str, int]] = []
+        for k in range(m):
+            if identities[k] != STATEMENT:
+                continue
+            old: tuple[str, int] | None = None
+            if k < prefix or (n == m and k < m - suffix):
+                old = before[k][2]
+            elif k >= m - suffix:
+                old = before[k - m + n][2]
+            if old is None or old[0] != STATEMENT:
+                old = (STATEMENT, self._next_statement)
+                self._next_statement += 1
+            keys[start + k] = old
+        defs_before = [key for _, identity, key in before if identity != STATEMENT]
+        if [key[0] for key in defs_before] == [i for i in identities if i != STATEMENT]:
+            found = iter(defs_before)
+            for k in range(m):
+                if identities[k] != STATEMENT:
+                    keys[start + k] = next(found)
+            return
         seen_heads: dict[str, int] = {}
-        for k, view in enumerate(views):
+        for k, view in enumerate(edit.views):
             identity = view.analysis.identity
             if identity != STATEMENT:
                 occurrence = seen_heads.get(identity, 0)
                 seen_heads[identity] = occurrence + 1
-                keys.append((identity, occurrence))
-                continue
-            old: tuple[str, int] | None = None
-            if k < prefix or (n == m and k < m - suffix):
-                old = old_keys[k]
-            elif k >= m - suffix:
-                old = old_keys[k - m + n]
-            if old is None or old[0] != STATEMENT:
-                old = (STATEMENT, self._next_statement)
-                self._next_statement += 1
-            keys.append(old)
-        self._key_texts, self._keys = texts, keys
-        return keys
+                keys[k] = (identity, occurrence)
 
     # -- detection ---------------------------------------------------------------------------
     def _active_codes(self, summary: ModuleSummary) -> frozenset[str]:
@@ -615,9 +480,15 @@ class Analyzer:
             out.append(_with_severity(finding, level).shifted(offset))
         return _Placed(analysis, summary, findings, deps, out)
 
+    def _cut(self, source: str) -> tuple[Edit, ModuleSummary]:
+        """The views of ``source`` and the module summary."""
+        edit, replaced = self._advance(normalise_newlines(source))
+        return edit, self._summarise(edit, replaced)
+
     def module_summary(self, source: str) -> ModuleSummary:
         """The module's summary (its semantic model included) without running detectors."""
-        return self._summarise(self.split(normalise_newlines(source)))
+        self._placed_for = None  # the new views are not placed, nor any placement checked
+        return self._cut(source)[1]
 
     def analyze(self, source: str) -> ModuleResult:
         if len(source) > self.config.max_chars:
@@ -642,50 +513,59 @@ class Analyzer:
                 gc.enable()
 
     def _analyze(self, source: str) -> ModuleResult:
+        # Until every view is placed nothing is known to hold (a detector that raised in a test
+        # run leaves views unplaced).
+        placed_for, self._placed_for = self._placed_for, None
         # Lines end at "\r\n", "\r" or "\n" as in Python; positions are the same after this.
-        source = normalise_newlines(source)
-        views = self.split(source)
-        summary = self._summarise(views)
+        edit, summary = self._cut(source)
         active = self._active_codes(summary)
-        diagnostics: list[Diagnostic] = []
-        previous = self._placed
-        placed: dict[tuple[int, int], _Placed] = {}
-        for ordinal, view in enumerate(views):
-            analysis = view.analysis
-            offset = view.start_line - 1
-            key = (id(analysis), offset)
-            entry = previous.get(key)
-            if entry is None or entry.analysis is not analysis or not entry.valid_for(summary):
-                entry = self._place(analysis, summary, active, offset, ordinal)
-            else:
-                if entry.summary is not summary:
-                    # New summary, same findings: the detectors' reads still hold.
-                    entry = _Placed(
-                        entry.analysis, summary, entry.findings, entry.deps, entry.diagnostics
-                    )
-                # Keep the findings cached as used by this analysis: once lines above the block
-                # move (an Enter), the block is placed afresh and must find them there.
-                self._findings.put(
-                    _findings_key(analysis, summary, ordinal), (entry.findings, entry.deps)
-                )
-            placed[key] = entry
-            diagnostics.extend(entry.diagnostics)
-        self._placed = placed
-        self._blocks.rotate()
-        self._unparsable.rotate()
-        self._recoveries.rotate()
+        views, placed = edit.views, self._placed
+        start, stop = edit.start, edit.stop
+        if summary is placed_for:
+            # Every kept placement holds: place the new views only.
+            for k in range(start, stop):
+                view = views[k]
+                placed[k] = self._place(view.analysis, summary, active, view.start_line - 1, k)
+        else:
+            for k, view in enumerate(views):
+                entry = placed[k]
+                if entry is not None and not start <= k < stop and entry.valid_for(summary):
+                    if entry.summary is not summary:
+                        # New summary, same findings: the detectors' reads still hold.
+                        entry = _Placed(
+                            entry.analysis, summary, entry.findings, entry.deps, entry.diagnostics
+                        )
+                else:
+                    entry = self._place(view.analysis, summary, active, view.start_line - 1, k)
+                placed[k] = entry
+        self._placed_for = summary
+        diagnostics = [d for entry in placed if entry is not None for d in entry.diagnostics]
+        self._cutter.rotate()
         self._findings.rotate()
         self._recovered.rotate()
         diagnostics.sort(key=lambda d: d.sort_key)
         return ModuleResult(diagnostics, summary, views)
 
 
-# Statements that cannot appear inside an open bracket: a candidate that stopped inside a
-# bracket is not continued by a chunk starting with one of them (typically the next function
-# after a half-typed line).  Strings can hold anything, so this applies to brackets only.
-_STATEMENT_RE = re.compile(
-    r"(?:async[ \t]+def|def|class|import|return|raise|pass|try|while|with|del|global|nonlocal|assert)\b"
-)
+@dataclass(frozen=True)
+class _Replaced:
+    """What the last analysis kept for the views an edit replaced: their start line -> (head,
+    facts), for a block broken while it is typed (it keeps what it said last time at its
+    line), and their (text, identity, key) in order, for the new views' identities."""
+
+    facts: dict[int, tuple[str, BlockFacts]]
+    keys: list[tuple[str, str, tuple[str, int]]]
+
+
+def _moved(entry: _Placed, lines: int) -> _Placed:
+    """A placement ``lines`` further down (its block is the same, its diagnostics move)."""
+    return _Placed(
+        entry.analysis,
+        entry.summary,
+        entry.findings,
+        entry.deps,
+        [d.shifted(lines) for d in entry.diagnostics],
+    )
 
 
 def _findings_key(
@@ -723,68 +603,6 @@ def _same_reads(
             if (split[line - 1] if 0 < line <= len(split) else "") != seen:
                 return False
     return all((part in text) == found for part, found in contains)
-
-
-def _may_continue(message: str, following: str) -> bool:
-    return "was never closed" not in message or _STATEMENT_RE.match(following) is None
-
-
-_MAX_RUN = 400  # a string may span at most this many column-0 candidates
-_MAX_BRACKET_RUN = 64  # an open bracket, this many (kept small: it is hit while typing)
-
-
-def _merge_candidates(chunks: list[Chunk], i: int, error: SyntaxProblem) -> list[int]:
-    """How many following candidates to try merging with candidate ``i``, in order.
-
-    A few small steps cover the usual case.  When a string or bracket has lines in column 0
-    (module docstrings, embedded code samples, decorator arguments, data tables), a lexical
-    scan finds the candidate where it closes and the merge jumps straight there.
-    """
-    available = len(chunks) - i - 1
-    steps = list(range(1, min(_MAX_MERGE, available) + 1))
-    bracket = "was never closed" in error.message
-    window = min(available, _MAX_BRACKET_RUN if bracket else _MAX_RUN)
-    texts = [c.text for c in chunks[i : i + window + 1]]
-    extent = lexical_extent(texts, _STATEMENT_RE if bracket else None)
-    return steps if extent is None else _around(steps, extent, available)
-
-
-def _around(steps: list[int], extra: int, available: int) -> list[int]:
-    """Small steps up to ``extra``, then one more: a decorator whose arguments span
-    column-0 lines still needs the ``def`` that follows its closing candidate."""
-    out = [n for n in steps if n <= extra]
-    out.extend(n for n in (extra, extra + 1) if n <= available and n not in out)
-    return out
-
-
-_DEF_NAME_RE = re.compile(r"(?:async\s+)?(?:def|class)\s+\w+")
-
-
-def _head(text: str) -> str:
-    """What identifies a block while it is being edited: its decorators and, for a function or
-    class, ``def name`` (the parameters may be the part being typed); otherwise its first line."""
-    start = 0
-    while True:
-        end = text.find("\n", start)
-        line = text[start:] if end < 0 else text[start:end]
-        stripped = line.lstrip()
-        if end < 0 or (stripped and not stripped.startswith(("@", "#"))):
-            found = _DEF_NAME_RE.match(stripped)
-            return text[:start] + (found.group() if found else line)
-        start = end + 1
-
-
-# The identity of every block that is not a function or class in the semantic model: such a
-# block is known by its place (which of these blocks it is), since its first line is what is
-# being typed.
-STATEMENT = "<statement>"
-
-
-def _identity(head: str) -> str:
-    last = head.rpartition("\n")[2].lstrip()
-    if not last or last.startswith("#") or _DEF_NAME_RE.match(last):
-        return head  # a def or class by its name; blank lines and comments by their text
-    return STATEMENT
 
 
 def _with_severity(diagnostic: Diagnostic, severity: str) -> Diagnostic:
