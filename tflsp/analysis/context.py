@@ -109,6 +109,9 @@ class BlockContext:
         # and dies with this context: a module-level cache keyed by the context would keep it
         # (and its tree and summary) alive.
         self.memo: dict[str, Any] = {}
+        # Many detectors ask what the same names and calls hold: asked once per block.
+        self._values: dict[ast.AST, Values] = {}
+        self._qualnames: dict[ast.AST, str | None] = {}
 
     # -- source access -------------------------------------------------------------------
     # A block that needed recovery is analysed as its recovered text, which is the same for
@@ -192,11 +195,21 @@ class BlockContext:
 
     def value(self, expr: ast.AST) -> Values:
         """The abstract values ``expr`` may hold where it is written."""
-        term = self.semantics.terms.expr(expr)
-        return self.model.value(term, self.ordinal)
+        found = self._values.get(expr)
+        if found is None:
+            term = self.semantics.terms.expr(expr)
+            found = self._values[expr] = self.model.value(term, self.ordinal)
+        return found
 
     def qualname(self, expr: ast.AST) -> str | None:
         """Canonical qualified name of a name/attribute expression (``tensorflow.print``)."""
+        qualnames = self._qualnames
+        if expr in qualnames:
+            return qualnames[expr]
+        found = qualnames[expr] = self._qualname(expr)
+        return found
+
+    def _qualname(self, expr: ast.AST) -> str | None:
         if isinstance(expr, ast.Name):
             return qualname_of(self.value(expr))
         if not isinstance(expr, ast.Attribute):
