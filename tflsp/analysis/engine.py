@@ -34,7 +34,7 @@ from tflsp.analysis.diagnostics import SYNTAX_ERROR_CODE, Diagnostic, syntax_err
 from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts
 from tflsp.analysis.generations import Generations
 from tflsp.analysis.reads import Dependencies
-from tflsp.analysis.registry import all_detectors, module_facts, watched_names
+from tflsp.analysis.registry import Detector, all_detectors, module_facts, watched_names
 from tflsp.analysis.semantic.imports import ImportedNames
 from tflsp.analysis.summary import ModuleSummary, build_summary
 from tflsp.analysis.suppressions import Suppression
@@ -131,6 +131,8 @@ class Analyzer:
         self.strict = strict  # re-raise detector crashes (tests); otherwise log and go on
         self._watched = watched_names()
         self._detectors = all_detectors()
+        self._runs: dict[frozenset[str], list[Detector]] = {}
+        self._runs_of = self._detectors
         self._module_facts = tuple(module_facts())
         self._severity = config.severity_map
         self._cutter = Cutter(self._module_facts)
@@ -358,6 +360,19 @@ class Analyzer:
             if code in self.catalog and self.catalog[code].applies_to(version)
         )
 
+    def _running(self, active: frozenset[str]) -> list[Detector]:
+        """The detectors with an active code (asked for every block; the answer rarely
+        changes)."""
+        if self._runs_of is not self._detectors:  # benchmarks and tests swap detectors in
+            self._runs.clear()
+            self._runs_of = self._detectors
+        found = self._runs.get(active)
+        if found is None:
+            found = self._runs[active] = [
+                d for d in self._detectors if not d.codes.isdisjoint(active)
+            ]
+        return found
+
     def _detect(
         self,
         analysis: BlockAnalysis,
@@ -405,9 +420,7 @@ class Analyzer:
             if tables is not None:
                 tables.log.start()
             try:
-                for det in self._detectors:
-                    if det.codes.isdisjoint(active):
-                        continue
+                for det in self._running(active):
                     try:
                         det.run(ctx)
                     except (RecursionError, MemoryError):
