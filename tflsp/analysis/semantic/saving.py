@@ -117,7 +117,6 @@ class SavingFlow:
     call_sites: BlockParts | None = field(default=None, compare=False, repr=False)
     sites: BlockParts | None = field(default=None, compare=False, repr=False)
     mentions: tuple[object, ...] = field(default=(), compare=False, repr=False)
-    signature: int = field(default=0, compare=False, repr=False)
 
 
 _EMPTY_BLOCK = BlockSaving((), (), frozenset(), (), (), False)
@@ -143,24 +142,28 @@ def _block_call_sites(model: ModuleModel, block: int) -> tuple[tuple[str, int], 
     return tuple(out)
 
 
+_CALLS = "saving-calls"  # declared input: function id -> where the module calls it
+
+
 class _Arguments:
     """What this module passes to a function's parameters (for ``def export(model): model.save``
     the saved object is what the callers pass)."""
 
     def __init__(self, model: ModuleModel, previous: BlockParts | None = None) -> None:
         self.model = model
-        self.sites: dict[str, list[tuple[int, CallSem]]] = {}
+        sites: dict[str, list[tuple[int, int]]] = {}
         evaluator = model.evaluator
         self.block_parts = evaluator.block_parts(
             "call-sites", partial(_block_call_sites, model), (), previous
         )
-        self.parts = self.block_parts.parts
-        for block, found in enumerate(self.parts):
+        for block, found in enumerate(self.block_parts.parts):
             for gid, number in found:
-                self.sites.setdefault(gid, []).append((block, model.blocks[block].calls[number]))
-        # What a block's saving sites were computed with: a parameter's values come from call
-        # sites anywhere in the module (a new call of ``export(model)`` in another block).
-        self.signature = hash(self.parts)
+                sites.setdefault(gid, []).append((block, number))
+        self.sites = {gid: tuple(found) for gid, found in sites.items()}
+        # A parameter's values come from call sites anywhere in the module: a block's saving
+        # sites read the call sites of the functions whose parameters they ask about, and are
+        # computed again when those (not any call of the module) change.
+        evaluator.declare(_CALLS, self.sites)
 
     def values(self, term: Term, block: int) -> v.Values:
         """The values of ``term``; a parameter also gets what the module's calls pass to it."""
@@ -174,8 +177,12 @@ class _Arguments:
         position = entry.facts.params.index(term.args[1])
         if entry.facts.class_id is not None:
             position -= 1  # ``self`` is not passed
+        evaluator = self.model.evaluator
+        evaluator.touch_atom((_CALLS, gid))
         passed: list[v.Values] = [found]
-        for site_block, call in self.sites.get(gid, ()):
+        for site_block, number in self.sites.get(gid, ()):
+            evaluator.touch(site_block)  # the call's arguments, also those not evaluated
+            call = self.model.blocks[site_block].calls[number]
             if 0 <= position < len(call.args) and not any(a.tag == "star" for a in call.args):
                 passed.append(self.model.value(call.args[position], site_block))
             for name, arg in call.kwargs:
@@ -187,19 +194,17 @@ class _Arguments:
 def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> SavingFlow:
     evaluator = model.evaluator
     arguments = _Arguments(model, previous.call_sites if previous is not None else None)
-    same_sites = previous is not None and previous.signature == arguments.signature
     sites_parts = evaluator.block_parts(
-        f"saving-block-{arguments.signature}",
+        "saving-block",
         partial(_block_sites_of, model, arguments),
         _EMPTY_BLOCK,
-        previous.sites if previous is not None and same_sites else None,
+        previous.sites if previous is not None else None,
     )
     found_blocks = sites_parts.parts
     # The names each block reads (is a class used anywhere) matter too.
     mentions = tuple(facts.mentions for facts in model.blocks)
     if (
         previous is not None
-        and same_sites
         and model.edited is not None
         and previous.sites is not None
         and _same_parts(previous.sites.parts, found_blocks)
@@ -213,7 +218,6 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
             arguments.block_parts,
             sites_parts,
             mentions,
-            arguments.signature,
         )
     saves: list[SaveSite] = []
     loads: list[LoadSite] = []
@@ -277,7 +281,6 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
         arguments.block_parts,
         sites_parts,
         mentions,
-        arguments.signature,
     )
 
 
