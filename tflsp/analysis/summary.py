@@ -266,9 +266,6 @@ def build_summary(
         and frozenset(local_bases) == previous.local_bases
     ):
         evaluator.invalidate((CORE,))
-    if previous is not None and model.edited is not None:
-        # Same blocks (the model was patched): their extracted values compare one to one.
-        evaluator.invalidate(_extra_changes(before, facts))
 
     graph_map = build_graph(model, previous.graph_map if previous is not None else None)
     saving_flow = build_saving(model, previous.saving_flow if previous is not None else None)
@@ -342,17 +339,21 @@ def build_summary(
         and model.edited is not None
         and keras_classes == previous.keras_classes
     )
-    changed_atoms = evaluator._changed
-    # Blocks whose extracted values differ from the previous summary's.
+    # Blocks whose extracted values differ from the previous summary's, when the blocks are
+    # the same ones (the model was patched): their values compare one to one.
+    patched = previous is not None and model.edited is not None
     differing = (
         [
             k
             for k, (a, b) in enumerate(zip(before, facts, strict=True))
             if a.extra is not b.extra and a.extra != b.extra
         ]
-        if reusable
+        if patched
         else []
     )
+    if patched:
+        evaluator.invalidate(_extra_changes(before, facts, differing))
+    changed_atoms = evaluator._changed
     per_block: list[dict[str, object]] | None = None
     for fact in module_facts:
         if reusable:
@@ -369,9 +370,17 @@ def build_summary(
                 summary.extra_deps[fact.name] = held
                 evaluator.carry(fact.name)
                 continue
-        if per_block is None:
-            per_block = [dict(block.extra) for block in facts]
-        values = tuple(b.get(fact.name) for b in per_block)
+        held = previous.extra_deps.get(fact.name) if previous is not None and patched else None
+        if held is not None:
+            # The previous values with the differing blocks' replaced: no pass over the module.
+            patch = list(held[0])
+            for k in differing:
+                patch[k] = _value(facts[k], fact.name)
+            values = tuple(patch)
+        else:
+            if per_block is None:
+                per_block = [dict(block.extra) for block in facts]
+            values = tuple(b.get(fact.name) for b in per_block)
         recorded = evaluator.recording()
         evaluator.space = fact.name  # what the combine remembers is its own
         try:
@@ -412,12 +421,12 @@ def build_summary(
     return summary
 
 
-def _extra_changes(before: Sequence[BlockFacts], now: Sequence[BlockFacts]) -> Iterator[Atom]:
+def _extra_changes(
+    before: Sequence[BlockFacts], now: Sequence[BlockFacts], differing: Iterable[int]
+) -> Iterator[Atom]:
     """``(EXTRA, fact, block)`` for the module facts whose extracted value in a block differs."""
-    for k, (a, b) in enumerate(zip(before, now, strict=True)):
-        if a.extra is b.extra or a.extra == b.extra:
-            continue
-        old, new = dict(a.extra), dict(b.extra)
+    for k in differing:
+        old, new = dict(before[k].extra), dict(now[k].extra)
         for name in old.keys() | new.keys():
             if old.get(name) != new.get(name):
                 yield (EXTRA, name, k)

@@ -8,8 +8,9 @@ block), and the detectors here replay function bodies.  TFL201 lives in :mod:`.d
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.dataflow import DATASET_METHODS, FnInfo, Program, compile_body
@@ -135,8 +136,17 @@ def _extract(index: NodeIndex) -> Hashable:
 
 def _combine(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
     blocks = [v if isinstance(v, DataBlockFacts) else None for v in values]
-    graph_random, eager_random = _random_functions(
-        [f for b in blocks if b is not None for f in b.functions], summary.resolve
+    by_name: dict[str, list[FunctionRandomness]] = {}
+    for b in blocks:
+        if b is not None:
+            for fn in b.functions:
+                by_name.setdefault(fn.name, []).append(fn)
+    functions = {name: tuple(fns) for name, fns in by_name.items()}
+    # Typing at module level leaves the functions alone: their randomness is remembered with
+    # what it read (the functions' facts, the names it resolved).
+    summary.declare(_FUNCTIONS, functions)
+    graph_random, eager_random = summary.remember(
+        _FUNCTIONS, partial(_random_of, summary, functions), _NO_RANDOM
     )
     model = summary.model
 
@@ -184,12 +194,22 @@ def _combine(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
 module_fact(FACT, _extract, _combine, reads_values=True)
 
 
+_FUNCTIONS = f"{FACT}.functions"  # declared input: function name -> its randomness facts
+_NO_RANDOM: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+
+
+def _random_of(
+    summary: ModuleSummary, functions: dict[str, tuple[FunctionRandomness, ...]]
+) -> tuple[frozenset[str], frozenset[str]]:
+    summary.touch((_FUNCTIONS,))  # every function, and which there are
+    graph, eager = _random_functions(functions, summary.resolve)
+    return frozenset(graph), frozenset(eager)
+
+
 def _random_functions(
-    functions: Iterable[FunctionRandomness], resolve: Callable[[str], str | None]
+    by_name: Mapping[str, Sequence[FunctionRandomness]], resolve: Callable[[str], str | None]
 ) -> tuple[set[str], set[str]]:
-    by_name: dict[str, list[FunctionRandomness]] = {}
-    for fn in functions:
-        by_name.setdefault(fn.name, []).append(fn)
+    """Function names that draw random numbers when traced (graph) or run eagerly."""
     graph = {
         name
         for name, fns in by_name.items()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Hashable, Sequence
+from functools import partial
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.tracking_support import canonical_kind, state_kind
@@ -140,34 +141,55 @@ def _seeds(text: str, summary: ModuleSummary) -> bool:
 def _combine_randomness(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
     """``(sources, first training call)`` of a file that draws random numbers, trains and
     never seeds TensorFlow; ``None`` otherwise."""
-    texts: set[str] = set()
+    # Each block's part is remembered with what it read: a keystroke in one block looks at
+    # that block again, not at every callee of the module.
+    parts = summary.block_values(
+        RANDOMNESS, values, partial(_randomness_part, summary), _NOTHING_RANDOM
+    )
     sources: set[str] = set()
     first: Site | None = None
-    model = summary.model
-    for block, value in enumerate(values):
-        if not isinstance(value, tuple) or model is None:
-            continue
-        texts |= value[0]
-        for data in value[1]:
-            if v.all_of(model.value(data, block), lambda x: x.kind != v.DATASET):
-                sources.add("fit(shuffle=True)")  # arrays: fit shuffles them every epoch
-        for site, method, receiver in value[2]:
-            if first is None and (
-                method == "apply_gradients"
-                or v.all_of(
-                    model.value(receiver, block),
-                    lambda x: x.kind == v.INSTANCE and x.base == v.MODEL,
-                )
-            ):
-                first = site
-    if first is None or any(_seeds(text, summary) for text in texts):
+    seeded = False
+    for block_first, block_sources, seeds in parts:
+        if first is None:
+            first = block_first
+        sources |= block_sources
+        seeded = seeded or seeds
+    if first is None or seeded:
         return None
-    local = local_keras_kinds(summary)
-    for text in texts:
-        source = _source_of(text, summary, local)
-        if source is not None:
-            sources.add(source)
     return (tuple(sorted(sources)), first) if sources else None
+
+
+# A block's first training call, the randomness it brings (callees, fit() shuffling arrays),
+# and whether it seeds TensorFlow.
+_Part = tuple["Site | None", frozenset[str], bool]
+_NOTHING_RANDOM: _Part = (None, frozenset(), False)
+
+
+def _randomness_part(summary: ModuleSummary, block: int, value: Hashable) -> _Part:
+    model = summary.model
+    if not isinstance(value, tuple) or model is None:
+        return _NOTHING_RANDOM
+    sources: set[str] = set()
+    if any(v.all_of(model.value(data, block), lambda x: x.kind != v.DATASET) for data in value[1]):
+        sources.add("fit(shuffle=True)")  # arrays: fit shuffles them every epoch
+    first = None
+    for site, method, receiver in value[2]:
+        if method == "apply_gradients" or v.all_of(
+            model.value(receiver, block),
+            lambda x: x.kind == v.INSTANCE and x.base == v.MODEL,
+        ):
+            first = site
+            break
+    seeds = False
+    if value[0]:
+        summary.reads_core()
+        local = summary.derived("practice.local_keras_kinds", local_keras_kinds)
+        for text in value[0]:
+            seeds = seeds or _seeds(text, summary)
+            source = _source_of(text, summary, local)
+            if source is not None:
+                sources.add(source)
+    return (first, frozenset(sources), seeds)
 
 
 module_fact(RANDOMNESS, _extract_randomness, _combine_randomness, reads_values=True)

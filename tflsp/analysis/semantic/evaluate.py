@@ -357,13 +357,14 @@ class Evaluator:
     def declare(self, kind: str, table: Mapping[Any, object]) -> None:
         """A pass's input ``table`` for this generation.  A computation that reads the entry of
         ``key`` says so with ``touch_atom((kind, key))``; entries that differ from the previous
-        generation's table (added, removed, other value) are changed atoms.  Declare before
+        generation's table (added, removed, other value) are changed atoms, and so is
+        ``(kind,)``, which a computation that iterates the table touches.  Declare before
         looking up any memo entry that may read the table."""
         self._here().inputs[kind] = table
         space = self._before(self.space)
         if space is None:
             if self.parent is not None:
-                self.invalidate((kind, key) for key in table)
+                self.invalidate([(kind,), *((kind, key) for key in table)])
             return
         before = space.inputs.get(kind, {})
         if before is table:
@@ -374,6 +375,8 @@ class Evaluator:
             if old is not value and old != value:
                 changed.add((kind, key))
         changed.update((kind, key) for key in before.keys() - table.keys())
+        if changed:
+            changed.add((kind,))  # the table as a whole, for who iterates it
         self.invalidate(changed)
 
     def _part(

@@ -1,0 +1,200 @@
+"""Module-wide passes that reuse the previous summary's pieces (saving sites, the combines of
+module facts) give, at every keystroke, exactly what a fresh analysis of the text gives."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tests.helpers import analyzer
+from tests.test_incremental_engine import signature
+from tflsp.analysis.summary import ModuleSummary
+
+# The module-wide tables a keystroke may leave stale if a pass reused a piece it should not.
+FACTS = (
+    "practice.module_tensors",
+    "tflsp.data",
+    "practice.randomness",
+    "migration.keras_values",
+)
+
+
+def tables(summary: ModuleSummary | None) -> dict[str, object]:
+    assert summary is not None
+    out: dict[str, object] = {name: dict.get(summary.extra, name) for name in FACTS}
+    out["saving"] = dict(summary.saving.items())
+    out["stale_globals"] = dict(summary.stale_globals.items())
+    return out
+
+
+def typing(source: str, after: str, statement: str, indent: str = "") -> list[str]:
+    """Every text an editor sends while ``statement`` is typed on a new line after the first
+    line containing ``after`` (``""``: at the top)."""
+    lines = source.split("\n")
+    at = next(i for i, line in enumerate(lines) if after in line) + 1 if after else 0
+    return [
+        "\n".join([*lines[:at], indent + statement[:end], *lines[at:]])
+        for end in range(len(statement) + 1)
+    ]
+
+
+def assert_as_fresh(texts: list[str]) -> None:
+    """Type through ``texts`` in one analyzer; each state's tables and findings are those of a
+    fresh analyzer."""
+    warm = analyzer()
+    for text in texts:
+        reused = warm.analyze(text)
+        fresh = analyzer().analyze(text)
+        assert tables(reused.summary) == tables(fresh.summary), text
+        assert [signature(d) for d in reused.diagnostics] == [
+            signature(d) for d in fresh.diagnostics
+        ], text
+
+
+SAVING = textwrap.dedent(
+    """\
+    import keras
+
+
+    @keras.saving.register_keras_serializable()
+    class Known(keras.layers.Layer):
+        pass
+
+
+    class Custom(keras.layers.Layer):
+        pass
+
+
+    def export(m, path="model.keras"):
+        m.save(path)
+
+
+    def unrelated(a):
+        return a
+
+
+    model = keras.Sequential([Custom()])
+    other = keras.Sequential([Known()])
+    unrelated(model)
+    loaded = keras.saving.load_model("model.keras")
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "export(model)",  # a call site of a function whose parameter a save reads
+        "export(other, path='other.keras')",
+        "export(m=model)",
+        "unrelated(other)",  # a call site no save reads
+    ],
+)
+def test_saving_follows_new_call_sites(statement: str) -> None:
+    assert_as_fresh(typing(SAVING, "other = keras.Sequential", statement))
+
+
+def test_saving_follows_a_call_site_edited_in_place() -> None:
+    base = SAVING.replace("unrelated(model)", "export(other)")
+    texts = typing(base, "export(other)", "export(model)")
+    # Then the first call is edited: its argument changes without moving the call.
+    edited = texts[-1].replace("export(other)", "export(Custom)")
+    assert_as_fresh([*texts, edited, edited.replace("export(Custom)", "export(other)")])
+
+
+TENSORS = textwrap.dedent(
+    """\
+    import tensorflow as tf
+    import keras
+
+    net = keras.Sequential([keras.layers.Dense(3)])
+    x = tf.zeros([4, 3])
+    h = tf.ones([4])
+    total = tf.reduce_sum(x)
+    y = x / total
+    s = tf.reduce_sum(h)
+    z = h / s
+    w = tf.reduce_sum(net(h))
+    q = net(h) - w
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "statement"),
+    [
+        ("h = tf.ones", "h = tf.matmul(x, x)"),  # a name's values change: h becomes a batch
+        ("x = tf.zeros", "x = tf.zeros([4])"),  # and x stops being one
+        ("import keras", "net = 3"),  # a Keras model name read through the model
+        ("z = h / s", "s2 = h * tf.reduce_mean(h)"),  # a new broadcast pair
+    ],
+)
+def test_module_tensors_follow_the_names_they_read(after: str, statement: str) -> None:
+    assert_as_fresh(typing(TENSORS, after, statement))
+
+
+DATA = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+
+    def augment(x):
+        return helper(x)
+
+
+    def helper(x):
+        return x
+
+
+    ds = tf.data.Dataset.range(10).shuffle(10)
+    a = ds.map(augment)
+    b = ds.map(lambda v: v)
+    pairs = tf.data.Dataset.zip((a, b))
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "statement", "indent"),
+    [
+        ("def helper", "x = tf.random.uniform([3])", "    "),  # a function becomes random
+        ("import tensorflow", "import random as tf", ""),  # the imports resolve otherwise
+        ("b = ds.map", "augment = lambda v: tf.random.normal([1])", ""),
+    ],
+)
+def test_data_randomness_follows_the_functions(after: str, statement: str, indent: str) -> None:
+    assert_as_fresh(typing(DATA, after, statement, indent))
+
+
+TRAINING = textwrap.dedent(
+    """\
+    import tensorflow as tf
+    import keras
+    import numpy as np
+
+    model = keras.Sequential([keras.layers.Dense(3), keras.layers.Dropout(0.5)])
+    model.compile(loss="mse")
+    x = np.zeros((8, 3))
+    model.fit(x, x)
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "statement"),
+    [
+        ("import numpy", "tf.random.set_seed(0)"),  # a seed: nothing to report
+        ("import numpy", "keras.utils.set_random_seed(1)"),
+        ("x = np.zeros", "model = 3"),  # the training call is not a model's any more
+        ("import keras", "from tensorflow import keras"),  # another module behind a name
+    ],
+)
+def test_randomness_follows_seeds_and_models(after: str, statement: str) -> None:
+    assert_as_fresh(typing(TRAINING, after, statement))
+
+
+def test_randomness_follows_what_the_imports_make_of_a_seed() -> None:
+    seeded = TRAINING.replace("model.fit(x, x)", "tf.random.set_seed(0)\nmodel.fit(x, x)")
+    # ``tf`` becomes NumPy: the seed call no longer seeds TensorFlow.
+    assert_as_fresh(typing(seeded, "import numpy", "import numpy as tf"))
