@@ -198,3 +198,30 @@ def test_randomness_follows_what_the_imports_make_of_a_seed() -> None:
     seeded = TRAINING.replace("model.fit(x, x)", "tf.random.set_seed(0)\nmodel.fit(x, x)")
     # ``tf`` becomes NumPy: the seed call no longer seeds TensorFlow.
     assert_as_fresh(typing(seeded, "import numpy", "import numpy as tf"))
+
+
+KERAS = textwrap.dedent(
+    """\
+    import keras
+    import tf_keras
+
+    inputs = keras.Input((3,))
+    dense = keras.layers.Dense(2)
+    x = dense(inputs)
+    legacy = tf_keras.layers.Dense(2)
+    y = legacy(x)
+    z = y
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "statement"),
+    [
+        ("import tf_keras", "import tf_keras as keras"),  # the imports say otherwise
+        ("dense = keras", "dense = tf_keras.layers.Dense(2)"),  # a name's flavour changes
+        ("inputs = keras", "inputs = tf.zeros((3,))"),  # no longer symbolic, nor what follows
+    ],
+)
+def test_keras_values_follow_the_names_before_them(after: str, statement: str) -> None:
+    assert_as_fresh(typing(KERAS, after, statement))

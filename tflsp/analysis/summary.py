@@ -32,10 +32,12 @@ T = TypeVar("T")
 
 BlockKey = tuple[str, int]  # a block's head (see the engine) and its occurrence number
 
-# Atoms module facts' memo entries read (:meth:`ModuleSummary.remember`): the summary's core
-# tables (imports, functions, classes, Keras classes and version), and a block's extracted value
-# of one module fact (``(EXTRA, fact name, block)``).
-CORE: Atom = ("summary-core",)
+# Atoms module facts' memo entries read (:meth:`ModuleSummary.remember`), besides blocks and
+# names through the model: the imports with the Keras version and flavours, the local classes'
+# ids and names with their Keras kinds and local bases, and a block's extracted value of one
+# module fact (``(EXTRA, fact name, block)``).
+IMPORTS: Atom = ("summary-imports",)
+CLASSES: Atom = ("summary-classes",)
 EXTRA = "extra"
 
 __all__ = ["BlockKey", "GraphInfo", "ModuleSummary", "build_summary", "decide_keras_version"]
@@ -86,7 +88,7 @@ class ModuleSummary:
     def resolve(self, name: str) -> str | None:
         """Canonical name of a dotted text read by module code at the end of the module
         (``keras = tf.keras`` makes ``keras.models.load_model`` a Keras name)."""
-        self.reads_core()
+        self.reads_imports()
         found = resolve_dotted(name, self.imports)
         if found is not None or self.model is None:
             return found
@@ -120,11 +122,16 @@ class ModuleSummary:
         result: T = self.model.evaluator.remember(key, compute, busy)
         return result
 
-    def reads_core(self) -> None:
-        """The current computation reads the core tables (imports, functions, classes, Keras
-        classes and version)."""
+    def reads_imports(self) -> None:
+        """The current computation reads the imports, the Keras version or flavours."""
         if self.model is not None:
-            self.model.evaluator.touch_atom(CORE)
+            self.model.evaluator.touch_atom(IMPORTS)
+
+    def reads_classes(self) -> None:
+        """The current computation reads the local classes' ids and names, their Keras kinds
+        (``keras_classes``) or ``local_bases``; nothing else of their facts."""
+        if self.model is not None:
+            self.model.evaluator.touch_atom(CLASSES)
 
     def touch(self, atom: Atom) -> None:
         """The current computation reads an entry of a table declared with :meth:`declare`."""
@@ -143,13 +150,16 @@ class ModuleSummary:
         values: Sequence[Hashable],
         compute: Callable[[int, Hashable], T],
         empty: T,
+        trivial: Callable[[Hashable], bool] | None = None,
     ) -> tuple[T, ...]:
         """``compute(block, value)`` for each block's extracted value of ``fact``, computed
-        again only for blocks whose value, or what the part read, changed."""
+        again only for blocks whose value, or what the part read, changed.  ``trivial(value)``:
+        the part is ``empty`` without computing it (cheaper than remembering it)."""
         assert self.model is not None
         evaluator = self.model.evaluator
+        quick = partial(_trivial_part, fact, values, trivial, empty) if trivial else None
         found = evaluator.parts(
-            f"{EXTRA}:{fact}", partial(_fact_part, evaluator, fact, values, compute), empty
+            f"{EXTRA}:{fact}", partial(_fact_part, evaluator, fact, values, compute), empty, quick
         )
         return found.parts
 
@@ -200,6 +210,16 @@ def _fact_part(
 ) -> T:
     evaluator.touch_atom((EXTRA, fact, block))
     return compute(block, values[block])
+
+
+def _trivial_part(
+    fact: str,
+    values: Sequence[Hashable],
+    trivial: Callable[[Hashable], bool],
+    empty: T,
+    block: int,
+) -> tuple[Atom, T] | None:
+    return ((EXTRA, fact, block), empty) if trivial(values[block]) else None
 
 
 def decide_keras_version(target: str, flavors: Iterable[str], legacy_env: bool) -> int:
@@ -259,13 +279,18 @@ def build_summary(
     )
     if not (
         previous is not None
-        and same_core
         and keras_version == previous.keras_version
         and flavors == previous.keras_flavors
+        and (imports is previous.imports or imports == previous.imports)
+    ):
+        evaluator.invalidate((IMPORTS,))
+    if not (
+        previous is not None
+        and (same_core or _class_names(classes) == _class_names(previous.classes))
         and keras_classes == previous.keras_classes
         and frozenset(local_bases) == previous.local_bases
     ):
-        evaluator.invalidate((CORE,))
+        evaluator.invalidate((CLASSES,))
 
     graph_map = build_graph(model, previous.graph_map if previous is not None else None)
     saving_flow = build_saving(model, previous.saving_flow if previous is not None else None)
@@ -430,6 +455,10 @@ def _extra_changes(
         for name in old.keys() | new.keys():
             if old.get(name) != new.get(name):
                 yield (EXTRA, name, k)
+
+
+def _class_names(classes: Mapping[str, ClassFacts]) -> dict[str, str]:
+    return {cid: cls.name for cid, cls in classes.items()}
 
 
 def _same_core(before: Sequence[BlockFacts], now: Sequence[BlockFacts]) -> bool:

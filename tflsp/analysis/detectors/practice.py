@@ -241,7 +241,7 @@ def _resolve(summary: ModuleSummary, expr: ast.expr) -> str | None:
     text = dotted(expr)
     if text is None:
         return None
-    summary.reads_core()
+    summary.reads_imports()
     return resolve_dotted(text, summary.imports)
 
 

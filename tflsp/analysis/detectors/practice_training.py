@@ -144,7 +144,7 @@ def _combine_randomness(values: Sequence[Hashable], summary: ModuleSummary) -> H
     # Each block's part is remembered with what it read: a keystroke in one block looks at
     # that block again, not at every callee of the module.
     parts = summary.block_values(
-        RANDOMNESS, values, partial(_randomness_part, summary), _NOTHING_RANDOM
+        RANDOMNESS, values, partial(_randomness_part, summary), _NOTHING_RANDOM, _nothing_in
     )
     sources: set[str] = set()
     first: Site | None = None
@@ -165,6 +165,10 @@ _Part = tuple["Site | None", frozenset[str], bool]
 _NOTHING_RANDOM: _Part = (None, frozenset(), False)
 
 
+def _nothing_in(value: Hashable) -> bool:
+    return not isinstance(value, tuple) or not (value[0] or value[1] or value[2])
+
+
 def _randomness_part(summary: ModuleSummary, block: int, value: Hashable) -> _Part:
     model = summary.model
     if not isinstance(value, tuple) or model is None:
@@ -182,7 +186,8 @@ def _randomness_part(summary: ModuleSummary, block: int, value: Hashable) -> _Pa
             break
     seeds = False
     if value[0]:
-        summary.reads_core()
+        summary.reads_imports()
+        summary.reads_classes()  # the Keras kinds of local classes
         local = summary.derived("practice.local_keras_kinds", local_keras_kinds)
         for text in value[0]:
             seeds = seeds or _seeds(text, summary)

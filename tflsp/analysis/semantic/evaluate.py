@@ -198,6 +198,7 @@ _MISSING = object()
 
 
 Memo = dict[object, tuple[Any, frozenset[Atom]]]
+Quick = Callable[[int], "tuple[Atom, Any] | None"]
 
 
 @dataclass
@@ -267,7 +268,12 @@ class Evaluator:
         self._model = weakref.ref(state["_model"])
 
     def block_parts(
-        self, kind: str, compute: Callable[[int], Any], empty: Any, previous: BlockParts | None
+        self,
+        kind: str,
+        compute: Callable[[int], Any],
+        empty: Any,
+        previous: BlockParts | None,
+        quick: Quick | None = None,
     ) -> BlockParts:
         """One memoized part per block (``(kind, block)``), for module-wide passes.  With the
         previous model's parts at hand only the parts that may have changed are looked at:
@@ -284,7 +290,7 @@ class Evaluator:
             parts: list[Any] = []
             index: dict[Atom, set[int]] = {}
             for block in range(count):
-                parts.append(self._part(kind, block, compute, empty, index))
+                parts.append(self._part(kind, block, compute, empty, index, quick))
             return BlockParts(tuple(parts), index, self.generation)
         index = previous.index  # only grows: a stale entry costs a needless recomputation
         suspects: set[int] = set()
@@ -297,7 +303,7 @@ class Evaluator:
             return BlockParts(previous.parts, index, self.generation)
         parts = list(previous.parts)
         for block in suspects:
-            parts[block] = self._part(kind, block, compute, empty, index)
+            parts[block] = self._part(kind, block, compute, empty, index, quick)
         self._depend_on(index)
         return BlockParts(tuple(parts), index, self.generation)
 
@@ -309,12 +315,16 @@ class Evaluator:
         if self._deps:
             self._deps[-1].update(index)
 
-    def parts(self, kind: str, compute: Callable[[int], Any], empty: Any) -> BlockParts:
+    def parts(
+        self, kind: str, compute: Callable[[int], Any], empty: Any, quick: Quick | None = None
+    ) -> BlockParts:
         """:meth:`block_parts`, starting from the parts of ``kind`` the previous generation
-        computed, kept here (one generation: they die with the evaluator that holds them)."""
+        computed, kept here (one generation: they die with the evaluator that holds them).
+        ``quick(block)``, when given, answers ``(atom, part)`` for a part that only reads
+        ``atom``, or None to have ``compute(block)`` remembered as usual."""
         before = self._before(self.space)
         previous = before.parts.get(kind) if before is not None else None
-        found = self.block_parts(kind, compute, empty, previous)
+        found = self.block_parts(kind, compute, empty, previous, quick)
         self._here().parts[kind] = found
         return found
 
@@ -386,7 +396,17 @@ class Evaluator:
         compute: Callable[[int], Any],
         empty: Any,
         index: dict[Atom, set[int]],
+        quick: Quick | None = None,
     ) -> Any:
+        found = quick(block) if quick is not None else None
+        if found is not None:
+            # A part that reads nothing but one input (most blocks have nothing for a pass):
+            # no memo entry, only the index entry that has it computed again when it changes.
+            atom, result = found
+            index.setdefault(atom, set()).add(block)
+            if self._deps:
+                self._deps[-1].add(atom)
+            return result
         key = (kind, block)
         result = self._memoized(key, partial(compute, block), empty)
         for atom in self._memo[key][1] if key in self._memo else ():
