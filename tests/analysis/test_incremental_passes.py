@@ -225,3 +225,39 @@ KERAS = textwrap.dedent(
 )
 def test_keras_values_follow_the_names_before_them(after: str, statement: str) -> None:
     assert_as_fresh(typing(KERAS, after, statement))
+
+
+STALE = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    scale = 2.0
+    offset = 1.0
+
+
+    @tf.function
+    def step(x):
+        return x * scale + offset
+
+
+    step(1.0)
+    offset = 0.5
+    for i in range(3):
+        step(2.0)
+    step(3.0)
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "statement", "indent"),
+    [
+        ("step(1.0)", "scale = 3.0", ""),  # rebound between two calls: stale
+        ("step(3.0)", "scale = 4.0", ""),  # after the last call: not stale
+        ("for i in range", "offset = i", "    "),  # in a loop that calls it
+        ("offset = 0.5", "step = None", ""),  # the name called is rebound
+        ("offset = 0.5", "step(0.0)", ""),  # a call moves the spans
+    ],
+)
+def test_stale_globals_follow_bindings(after: str, statement: str, indent: str) -> None:
+    assert_as_fresh(typing(STALE, after, statement, indent))

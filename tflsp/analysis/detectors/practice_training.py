@@ -149,9 +149,10 @@ def _combine_randomness(values: Sequence[Hashable], summary: ModuleSummary) -> H
     sources: set[str] = set()
     first: Site | None = None
     seeded = False
-    for block_first, block_sources, seeds in parts:
+    for block, (candidates, block_sources, seeds) in enumerate(parts):
         if first is None:
-            first = block_first
+            # In module order, up to the first training call (the model remembers values).
+            first = _first_training(summary, block, candidates)
         sources |= block_sources
         seeded = seeded or seeds
     if first is None or seeded:
@@ -159,10 +160,24 @@ def _combine_randomness(values: Sequence[Hashable], summary: ModuleSummary) -> H
     return (tuple(sorted(sources)), first) if sources else None
 
 
-# A block's first training call, the randomness it brings (callees, fit() shuffling arrays),
-# and whether it seeds TensorFlow.
-_Part = tuple["Site | None", frozenset[str], bool]
-_NOTHING_RANDOM: _Part = (None, frozenset(), False)
+def _first_training(summary: ModuleSummary, block: int, candidates: _Candidates) -> Site | None:
+    model = summary.model
+    if model is None:
+        return None
+    for site, method, receiver in candidates:
+        if method == "apply_gradients" or v.all_of(
+            model.value(receiver, block),
+            lambda x: x.kind == v.INSTANCE and x.base == v.MODEL,
+        ):
+            return site
+    return None
+
+
+# A block's candidate training calls, the randomness it brings (callees, fit() shuffling
+# arrays), and whether it seeds TensorFlow.
+_Candidates = tuple[tuple[Site, str, Term], ...]  # (site, method, receiver) in block order
+_Part = tuple[_Candidates, frozenset[str], bool]
+_NOTHING_RANDOM: _Part = ((), frozenset(), False)
 
 
 def _nothing_in(value: Hashable) -> bool:
@@ -176,25 +191,30 @@ def _randomness_part(summary: ModuleSummary, block: int, value: Hashable) -> _Pa
     sources: set[str] = set()
     if any(v.all_of(model.value(data, block), lambda x: x.kind != v.DATASET) for data in value[1]):
         sources.add("fit(shuffle=True)")  # arrays: fit shuffles them every epoch
-    first = None
-    for site, method, receiver in value[2]:
-        if method == "apply_gradients" or v.all_of(
-            model.value(receiver, block),
-            lambda x: x.kind == v.INSTANCE and x.base == v.MODEL,
-        ):
-            first = site
-            break
     seeds = False
     if value[0]:
         summary.reads_imports()
         summary.reads_classes()  # the Keras kinds of local classes
-        local = summary.derived("practice.local_keras_kinds", local_keras_kinds)
+        # Callees repeat from block to block: each is judged once per summary.
+        verdicts = summary.derived("practice.randomness_verdicts", _no_verdicts)
         for text in value[0]:
-            seeds = seeds or _seeds(text, summary)
-            source = _source_of(text, summary, local)
-            if source is not None:
-                sources.add(source)
-    return (first, frozenset(sources), seeds)
+            found = verdicts.get(text)
+            if found is None:
+                found = verdicts[text] = _verdict(summary, text)
+            seeds = seeds or found[0]
+            if found[1] is not None:
+                sources.add(found[1])
+    return (value[2], frozenset(sources), seeds)
+
+
+def _no_verdicts(summary: ModuleSummary) -> dict[str, tuple[bool, str | None]]:
+    return {}
+
+
+def _verdict(summary: ModuleSummary, text: str) -> tuple[bool, str | None]:
+    """Does the callee seed TensorFlow, and what randomness does it bring?"""
+    local = summary.derived("practice.local_keras_kinds", local_keras_kinds)
+    return _seeds(text, summary), _source_of(text, summary, local)
 
 
 module_fact(RANDOMNESS, _extract_randomness, _combine_randomness, reads_values=True)

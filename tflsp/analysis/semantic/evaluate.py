@@ -274,11 +274,13 @@ class Evaluator:
         empty: Any,
         previous: BlockParts | None,
         quick: Quick | None = None,
+        remember: bool = True,
     ) -> BlockParts:
         """One memoized part per block (``(kind, block)``), for module-wide passes.  With the
         previous model's parts at hand only the parts that may have changed are looked at:
         those of edited blocks, and those that read a changed block or name (found through an
-        index from dependency to block, kept with the parts)."""
+        index from dependency to block, kept with the parts).  ``remember=False``: no memo
+        entry per part, for a caller that always has the previous parts at hand."""
         count = len(self.model.blocks)
         parent = self.parent
         if (
@@ -290,7 +292,7 @@ class Evaluator:
             parts: list[Any] = []
             index: dict[Atom, set[int]] = {}
             for block in range(count):
-                parts.append(self._part(kind, block, compute, empty, index, quick))
+                parts.append(self._part(kind, block, compute, empty, index, quick, remember))
             return BlockParts(tuple(parts), index, self.generation)
         index = previous.index  # only grows: a stale entry costs a needless recomputation
         suspects: set[int] = set()
@@ -303,7 +305,7 @@ class Evaluator:
             return BlockParts(previous.parts, index, self.generation)
         parts = list(previous.parts)
         for block in suspects:
-            parts[block] = self._part(kind, block, compute, empty, index, quick)
+            parts[block] = self._part(kind, block, compute, empty, index, quick, remember)
         self._depend_on(index)
         return BlockParts(tuple(parts), index, self.generation)
 
@@ -324,7 +326,8 @@ class Evaluator:
         ``atom``, or None to have ``compute(block)`` remembered as usual."""
         before = self._before(self.space)
         previous = before.parts.get(kind) if before is not None else None
-        found = self.block_parts(kind, compute, empty, previous, quick)
+        # The parts themselves go to the next generation: no memo entry per part.
+        found = self.block_parts(kind, compute, empty, previous, quick, remember=False)
         self._here().parts[kind] = found
         return found
 
@@ -397,6 +400,7 @@ class Evaluator:
         empty: Any,
         index: dict[Atom, set[int]],
         quick: Quick | None = None,
+        remember: bool = True,
     ) -> Any:
         found = quick(block) if quick is not None else None
         if found is not None:
@@ -406,6 +410,20 @@ class Evaluator:
             index.setdefault(atom, set()).add(block)
             if self._deps:
                 self._deps[-1].add(atom)
+            return result
+        if not remember:
+            deps: set[Atom] = set()
+            self._deps.append(deps)
+            try:
+                result = compute(block)
+            except RecursionError:
+                result = empty
+            finally:
+                self._deps.pop()
+            for atom in deps:
+                index.setdefault(atom, set()).add(block)
+            if self._deps:
+                self._deps[-1].update(deps)
             return result
         key = (kind, block)
         result = self._memoized(key, partial(compute, block), empty)
