@@ -9,6 +9,12 @@ import pytest
 
 from tests.helpers import analyzer
 from tests.test_incremental_engine import signature
+from tflsp.analysis.dataflow import Program
+from tflsp.analysis.dataflow_run import Flow
+from tflsp.analysis.detectors import data
+from tflsp.analysis.detectors.data import DataModuleInfo
+from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.terms import Term
 from tflsp.analysis.summary import ModuleSummary
 
 # The module-wide tables a keystroke may leave stale if a pass reused a piece it should not.
@@ -39,6 +45,53 @@ def typing(source: str, after: str, statement: str, indent: str = "") -> list[st
     ]
 
 
+def data_in_one_run(summary: ModuleSummary) -> DataModuleInfo:
+    """The data family's module fact as it was first written: every block's program run in
+    module order by one flow (the fact now runs groups of blocks linked by names apart)."""
+    assert summary.model is not None
+    model = summary.model
+    blocks = [dict(b.extra).get(data.FACT) for b in summary.block_facts]
+    programs = [b if isinstance(b, data.DataBlockFacts) else None for b in blocks]
+    functions: dict[str, list[data.FunctionRandomness]] = {}
+    for block in programs:
+        for fn in block.functions if block is not None else ():
+            functions.setdefault(fn.name, []).append(fn)
+    graph, eager = data._random_functions(functions, summary.resolve)
+
+    def is_dataset(term: Term, k: int) -> bool:
+        return v.all_of(model.value(term, k), lambda x: x.kind == v.DATASET)
+
+    flow = Flow(data._random_map_check(summary.resolve, graph, eager), (), is_dataset)
+    for k, block in enumerate(programs):
+        if block is not None and block.program:
+            flow.run(block.program, k)
+    per_block: dict[int, list[data.LocalNote]] = {}
+    for note in flow.notes:
+        k = note.site[0]
+        other = note.other[1] if note.other is not None and note.other[0] == k else None
+        per_block.setdefault(k, []).append((note.tag, note.site[1], other, note.data))
+    notes: dict[Program, tuple[data.LocalNote, ...]] = {}
+    seen: set[Program] = set()
+    for k, block in enumerate(programs):
+        if block is None or not block.program:
+            continue
+        found = tuple(per_block.get(k, ()))
+        if block.program in seen:
+            found = tuple(n for n in notes.get(block.program, ()) if n in found)
+        seen.add(block.program)
+        if found or block.program in notes:
+            notes[block.program] = found
+    constants = tuple(
+        (name, value)
+        for name, value in flow.constants()
+        if model.final(name) == frozenset({v.Value(v.INT, const=value)})
+    )
+    if not notes and not graph and not eager and not constants:
+        return data.EMPTY_INFO
+    kept = {p: n for p, n in notes.items() if n}
+    return data.DataModuleInfo(kept, frozenset(graph), frozenset(eager), constants)
+
+
 def assert_as_fresh(texts: list[str]) -> None:
     """Type through ``texts`` in one analyzer; each state's tables and findings are those of a
     fresh analyzer."""
@@ -47,6 +100,8 @@ def assert_as_fresh(texts: list[str]) -> None:
         reused = warm.analyze(text)
         fresh = analyzer().analyze(text)
         assert tables(reused.summary) == tables(fresh.summary), text
+        assert fresh.summary is not None
+        assert dict.get(fresh.summary.extra, data.FACT) == data_in_one_run(fresh.summary), text
         assert [signature(d) for d in reused.diagnostics] == [
             signature(d) for d in fresh.diagnostics
         ], text
@@ -261,3 +316,34 @@ STALE = textwrap.dedent(
 )
 def test_stale_globals_follow_bindings(after: str, statement: str, indent: str) -> None:
     assert_as_fresh(typing(STALE, after, statement, indent))
+
+
+FLOW = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    ds = tf.data.Dataset.range(100).shuffle(100)
+    train = ds.take(80)
+    test = ds.skip(80)
+    other = tf.data.Dataset.range(10).batch(2)
+    other = other.shuffle(5)
+    n = 2
+    e = tf.data.Dataset.range(n).batch(4, drop_remainder=True)
+    n = 8
+    e = tf.data.Dataset.range(n).batch(4, drop_remainder=True)
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "statement"),
+    [
+        ("ds = tf.data", "ds = ds.cache()"),  # a step in the middle of a chain of blocks
+        ("train = ds", "test = other.skip(2)"),  # two groups of blocks meet
+        ("other = other", "other = train"),  # and another one
+        ("n = 8", "n = 2"),  # the same statement twice: both occurrences have the note
+        ("import tensorflow", "tf = None"),  # nothing is a dataset any more
+    ],
+)
+def test_dataset_flow_follows_the_names_between_blocks(after: str, statement: str) -> None:
+    assert_as_fresh(typing(FLOW, after, statement))
