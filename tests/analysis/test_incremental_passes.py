@@ -347,3 +347,28 @@ FLOW = textwrap.dedent(
 )
 def test_dataset_flow_follows_the_names_between_blocks(after: str, statement: str) -> None:
     assert_as_fresh(typing(FLOW, after, statement))
+
+
+OUTSIDE = textwrap.dedent(
+    """\
+    import keras
+
+
+    class Unused(keras.layers.Layer):
+        pass
+
+
+    loaded = keras.saving.load_model("pretrained.keras")
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "layer = Unused()",  # a class used elsewhere: not there for the loaded file alone
+        "keras.saving.save_model(loaded, 'pretrained.keras')",  # the file is written here
+    ],
+)
+def test_saving_follows_what_mentions_a_class(statement: str) -> None:
+    assert_as_fresh(typing(OUTSIDE, "    pass", statement))

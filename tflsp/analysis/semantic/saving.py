@@ -117,6 +117,12 @@ class SavingFlow:
     call_sites: BlockParts | None = field(default=None, compare=False, repr=False)
     sites: BlockParts | None = field(default=None, compare=False, repr=False)
     mentions: tuple[object, ...] = field(default=(), compare=False, repr=False)
+    calls: dict[str, tuple[tuple[int, int], ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    # Whether the answer read the blocks' mentions (only a load of a file no save here wrote
+    # asks whether a class is used elsewhere).
+    reads_mentions: bool = field(default=True, compare=False, repr=False)
 
 
 _EMPTY_BLOCK = BlockSaving((), (), frozenset(), (), (), False)
@@ -149,17 +155,28 @@ class _Arguments:
     """What this module passes to a function's parameters (for ``def export(model): model.save``
     the saved object is what the callers pass)."""
 
-    def __init__(self, model: ModuleModel, previous: BlockParts | None = None) -> None:
+    def __init__(self, model: ModuleModel, previous: SavingFlow | None = None) -> None:
         self.model = model
-        sites: dict[str, list[tuple[int, int]]] = {}
         evaluator = model.evaluator
         self.block_parts = evaluator.block_parts(
-            "call-sites", partial(_block_call_sites, model), (), previous
+            "call-sites",
+            partial(_block_call_sites, model),
+            (),
+            previous.call_sites if previous is not None else None,
         )
-        for block, found in enumerate(self.block_parts.parts):
-            for gid, number in found:
-                sites.setdefault(gid, []).append((block, number))
-        self.sites = {gid: tuple(found) for gid, found in sites.items()}
+        if (
+            previous is not None
+            and previous.call_sites is not None
+            and previous.calls is not None
+            and previous.call_sites.parts is self.block_parts.parts
+        ):
+            self.sites = previous.calls  # no block's calls changed: nor did the table
+        else:
+            sites: dict[str, list[tuple[int, int]]] = {}
+            for block, found in enumerate(self.block_parts.parts):
+                for gid, number in found:
+                    sites.setdefault(gid, []).append((block, number))
+            self.sites = {gid: tuple(found) for gid, found in sites.items()}
         # A parameter's values come from call sites anywhere in the module: a block's saving
         # sites read the call sites of the functions whose parameters they ask about, and are
         # computed again when those (not any call of the module) change.
@@ -193,7 +210,7 @@ class _Arguments:
 
 def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> SavingFlow:
     evaluator = model.evaluator
-    arguments = _Arguments(model, previous.call_sites if previous is not None else None)
+    arguments = _Arguments(model, previous)
     sites_parts = evaluator.block_parts(
         "saving-block",
         partial(_block_sites_of, model, arguments),
@@ -202,13 +219,13 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
     )
     found_blocks = sites_parts.parts
     # The names each block reads (is a class used anywhere) matter too.
-    mentions = tuple(facts.mentions for facts in model.blocks)
+    mentions = _mentions(model, previous)
     if (
         previous is not None
         and model.edited is not None
         and previous.sites is not None
         and _same_parts(previous.sites.parts, found_blocks)
-        and _same_parts(previous.mentions, mentions)
+        and (not previous.reads_mentions or _same_parts(previous.mentions, mentions))
     ):
         return SavingFlow(
             previous.classes,
@@ -218,6 +235,8 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
             arguments.block_parts,
             sites_parts,
             mentions,
+            arguments.sites,
+            previous.reads_mentions,
         )
     saves: list[SaveSite] = []
     loads: list[LoadSite] = []
@@ -281,7 +300,19 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
         arguments.block_parts,
         sites_parts,
         mentions,
+        arguments.sites,
+        bool(outside),
     )
+
+
+def _mentions(model: ModuleModel, previous: SavingFlow | None) -> tuple[object, ...]:
+    """Each block's mentions: the previous tuple itself when the edited blocks' are alike."""
+    edited = model.edited
+    if previous is not None and edited is not None and len(previous.mentions) == len(model.blocks):
+        before = previous.mentions
+        if all(before[k] == model.blocks[k].mentions for k in edited[0]):
+            return before
+    return tuple(facts.mentions for facts in model.blocks)
 
 
 def _same_parts(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
