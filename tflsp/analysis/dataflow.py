@@ -366,6 +366,46 @@ def compile_body(
     return program, compiler.sites
 
 
+def program_names(program: Program) -> set[str]:
+    """Every name a program reads or binds: the only way its run meets another program's
+    (:mod:`tflsp.analysis.dataflow_run` keeps its state by name and by dataset ancestry,
+    which only names carry from one statement to another)."""
+    out: set[str] = set()
+    pending: list[Stmt] = list(program)
+    while pending:
+        stmt = pending.pop()
+        if isinstance(stmt, Assign):
+            out.update(stmt.names)
+            for value in stmt.values:
+                _expr_names(value, out)
+        elif isinstance(stmt, Eval):
+            _expr_names(stmt.value, out)
+        else:
+            out.update(stmt.assigned)
+            for body in stmt.bodies:
+                pending.extend(body)
+    return out
+
+
+def _expr_names(expr: Expr | None, out: set[str]) -> None:
+    while expr is not None:
+        if isinstance(expr, Ref):
+            out.add(expr.name)
+        elif isinstance(expr, Source):
+            if expr.size_of is not None:
+                out.add(expr.size_of)
+        elif isinstance(expr, Zip):
+            for part in expr.parts:
+                _expr_names(part, out)
+        elif isinstance(expr, Method):
+            if isinstance(expr.number, str):
+                out.add(expr.number)
+            _expr_names(expr.other, out)
+            expr = expr.base
+            continue
+        return
+
+
 def looks_like_source(text: str) -> bool:
     last = text.rpartition(".")[2]
     if ".Dataset." in f".{text}" and last in (

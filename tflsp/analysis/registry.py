@@ -35,6 +35,11 @@ class ModuleFact:
     must return something hashable; ``combine`` gets every block's value in module order
     (None for blocks that did not parse) and the summary built so far.  Detectors read the
     combined value from ``ctx.summary.extra[name]``.
+
+    A combine is run again whenever one block's value changes; one that would then redo the
+    whole module keeps its pieces instead (``summary.block_values`` per block,
+    ``summary.remember`` per answer, ``summary.declare`` for a table of its own), each
+    remembered with what it read, so that the next summary recomputes only what changed.
     """
 
     name: str

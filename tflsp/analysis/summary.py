@@ -12,17 +12,17 @@ cached findings are reused while the entries it read keep their values
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tflsp.analysis.facts import BlockFacts, ClassFacts, FunctionFacts
 from tflsp.analysis.names import canonical, keras_flavor, resolve_dotted
 from tflsp.analysis.reads import ReadLog, TrackedDict, TrackedTables
 from tflsp.analysis.registry import ModuleFact
 from tflsp.analysis.semantic.captures import StaleGlobals, eager_switches, stale_globals
-from tflsp.analysis.semantic.evaluate import BlockParts
+from tflsp.analysis.semantic.evaluate import Atom, BlockParts, Evaluator
 from tflsp.analysis.semantic.graph import GraphInfo, GraphMap, build_graph, recursion
 from tflsp.analysis.semantic.imports import ImportedNames
 from tflsp.analysis.semantic.model import ModuleModel, qualname_of
@@ -31,6 +31,14 @@ from tflsp.analysis.semantic.saving import SavingFlow, build_saving
 T = TypeVar("T")
 
 BlockKey = tuple[str, int]  # a block's head (see the engine) and its occurrence number
+
+# Atoms module facts' memo entries read (:meth:`ModuleSummary.remember`), besides blocks and
+# names through the model: the imports with the Keras version and flavours, the local classes'
+# ids and names with their Keras kinds and local bases, and a block's extracted value of one
+# module fact (``(EXTRA, fact name, block)``).
+IMPORTS: Atom = ("summary-imports",)
+CLASSES: Atom = ("summary-classes",)
+EXTRA = "extra"
 
 __all__ = ["BlockKey", "GraphInfo", "ModuleSummary", "build_summary", "decide_keras_version"]
 
@@ -70,7 +78,7 @@ class ModuleSummary:
     block_facts: tuple[BlockFacts, ...] = field(default=(), repr=False, compare=False)
     switch_parts: BlockParts | None = field(default=None, repr=False, compare=False)
     stale_flow: StaleGlobals | None = field(default=None, repr=False, compare=False)
-    extra_deps: dict[str, tuple[tuple[object, ...], frozenset[int | str]]] = field(
+    extra_deps: dict[str, tuple[tuple[object, ...], frozenset[Atom]]] = field(
         default_factory=dict, repr=False, compare=False
     )
     # Answers detectors derive from the module-wide tables above, computed once per summary
@@ -80,6 +88,7 @@ class ModuleSummary:
     def resolve(self, name: str) -> str | None:
         """Canonical name of a dotted text read by module code at the end of the module
         (``keras = tf.keras`` makes ``keras.models.load_model`` a Keras name)."""
+        self.reads_imports()
         found = resolve_dotted(name, self.imports)
         if found is not None or self.model is None:
             return found
@@ -98,6 +107,61 @@ class ModuleSummary:
             return memo[key]  # type: ignore[return-value]
         value = memo[key] = compute(self)
         return value
+
+    # -- incremental module facts ------------------------------------------------------------
+    # A combine that runs over the whole module on every change of one block's value keeps
+    # its pieces in the model's evaluator instead: each remembers what it read (blocks and
+    # names through the model, the core tables, blocks' extracted values, tables the combine
+    # declares), and the next summary takes over those whose inputs did not change.  They die
+    # with the model, one generation later.
+
+    def remember(self, key: Hashable, compute: Callable[[], T], busy: T) -> T:
+        """``compute()``, remembered under ``key`` with what it read (``busy``: the answer
+        while it is being computed, for a computation that needs itself)."""
+        assert self.model is not None
+        result: T = self.model.evaluator.remember(key, compute, busy)
+        return result
+
+    def reads_imports(self) -> None:
+        """The current computation reads the imports, the Keras version or flavours."""
+        if self.model is not None:
+            self.model.evaluator.touch_atom(IMPORTS)
+
+    def reads_classes(self) -> None:
+        """The current computation reads the local classes' ids and names, their Keras kinds
+        (``keras_classes``) or ``local_bases``; nothing else of their facts."""
+        if self.model is not None:
+            self.model.evaluator.touch_atom(CLASSES)
+
+    def touch(self, atom: Atom) -> None:
+        """The current computation reads an entry of a table declared with :meth:`declare`."""
+        assert self.model is not None
+        self.model.evaluator.touch_atom(atom)
+
+    def declare(self, kind: str, table: Mapping[Any, object]) -> None:
+        """A combine's own input table (``touch((kind, key))`` reads an entry); see
+        :meth:`Evaluator.declare`."""
+        assert self.model is not None
+        self.model.evaluator.declare(kind, table)
+
+    def block_values(
+        self,
+        fact: str,
+        values: Sequence[Hashable],
+        compute: Callable[[int, Hashable], T],
+        empty: T,
+        trivial: Callable[[Hashable], bool] | None = None,
+    ) -> tuple[T, ...]:
+        """``compute(block, value)`` for each block's extracted value of ``fact``, computed
+        again only for blocks whose value, or what the part read, changed.  ``trivial(value)``:
+        the part is ``empty`` without computing it (cheaper than remembering it)."""
+        assert self.model is not None
+        evaluator = self.model.evaluator
+        quick = partial(_trivial_part, fact, values, trivial, empty) if trivial else None
+        found = evaluator.parts(
+            f"{EXTRA}:{fact}", partial(_fact_part, evaluator, fact, values, compute), empty, quick
+        )
+        return found.parts
 
     def class_kind(self, class_id: str) -> str | None:
         return self.keras_classes.get(class_id)
@@ -135,6 +199,27 @@ class _Holds(Mapping[str, frozenset[str]]):
 
     def __len__(self) -> int:
         return 0
+
+
+def _fact_part(
+    evaluator: Evaluator,
+    fact: str,
+    values: Sequence[Hashable],
+    compute: Callable[[int, Hashable], T],
+    block: int,
+) -> T:
+    evaluator.touch_atom((EXTRA, fact, block))
+    return compute(block, values[block])
+
+
+def _trivial_part(
+    fact: str,
+    values: Sequence[Hashable],
+    trivial: Callable[[Hashable], bool],
+    empty: T,
+    block: int,
+) -> tuple[Atom, T] | None:
+    return ((EXTRA, fact, block), empty) if trivial(values[block]) else None
 
 
 def decide_keras_version(target: str, flavors: Iterable[str], legacy_env: bool) -> int:
@@ -192,6 +277,20 @@ def build_summary(
     keras_classes, local_bases = evaluator._memoized(
         ("keras-classes",), partial(_keras_classes, model), ({}, frozenset())
     )
+    if not (
+        previous is not None
+        and keras_version == previous.keras_version
+        and flavors == previous.keras_flavors
+        and (imports is previous.imports or imports == previous.imports)
+    ):
+        evaluator.invalidate((IMPORTS,))
+    if not (
+        previous is not None
+        and (same_core or _class_names(classes) == _class_names(previous.classes))
+        and keras_classes == previous.keras_classes
+        and frozenset(local_bases) == previous.local_bases
+    ):
+        evaluator.invalidate((CLASSES,))
 
     graph_map = build_graph(model, previous.graph_map if previous is not None else None)
     saving_flow = build_saving(model, previous.saving_flow if previous is not None else None)
@@ -265,17 +364,21 @@ def build_summary(
         and model.edited is not None
         and keras_classes == previous.keras_classes
     )
-    changed_atoms = evaluator._changed
-    # Blocks whose extracted values differ from the previous summary's.
+    # Blocks whose extracted values differ from the previous summary's, when the blocks are
+    # the same ones (the model was patched): their values compare one to one.
+    patched = previous is not None and model.edited is not None
     differing = (
         [
             k
             for k, (a, b) in enumerate(zip(before, facts, strict=True))
             if a.extra is not b.extra and a.extra != b.extra
         ]
-        if reusable
+        if patched
         else []
     )
+    if patched:
+        evaluator.invalidate(_extra_changes(before, facts, differing))
+    changed_atoms = evaluator._changed
     per_block: list[dict[str, object]] | None = None
     for fact in module_facts:
         if reusable:
@@ -290,14 +393,25 @@ def build_summary(
             ):
                 summary.extra[fact.name] = previous.extra[fact.name]
                 summary.extra_deps[fact.name] = held
+                evaluator.carry(fact.name)
                 continue
-        if per_block is None:
-            per_block = [dict(block.extra) for block in facts]
-        values = tuple(b.get(fact.name) for b in per_block)
+        held = previous.extra_deps.get(fact.name) if previous is not None and patched else None
+        if held is not None:
+            # The previous values with the differing blocks' replaced: no pass over the module.
+            patch = list(held[0])
+            for k in differing:
+                patch[k] = _value(facts[k], fact.name)
+            values = tuple(patch)
+        else:
+            if per_block is None:
+                per_block = [dict(block.extra) for block in facts]
+            values = tuple(b.get(fact.name) for b in per_block)
         recorded = evaluator.recording()
+        evaluator.space = fact.name  # what the combine remembers is its own
         try:
             summary.extra[fact.name] = fact.combine(list(values), summary)
         finally:
+            evaluator.space = None
             evaluator.stop()
         summary.extra_deps[fact.name] = (values, frozenset(recorded))
     # The families' module facts are read like the other tables, by name: many are tables by
@@ -330,6 +444,21 @@ def build_summary(
         (summary.core_fingerprint, *(tracked.digest(name) for name in sorted(tables)))
     )
     return summary
+
+
+def _extra_changes(
+    before: Sequence[BlockFacts], now: Sequence[BlockFacts], differing: Iterable[int]
+) -> Iterator[Atom]:
+    """``(EXTRA, fact, block)`` for the module facts whose extracted value in a block differs."""
+    for k in differing:
+        old, new = dict(before[k].extra), dict(now[k].extra)
+        for name in old.keys() | new.keys():
+            if old.get(name) != new.get(name):
+                yield (EXTRA, name, k)
+
+
+def _class_names(classes: Mapping[str, ClassFacts]) -> dict[str, str]:
+    return {cid: cls.name for cid, cls in classes.items()}
 
 
 def _same_core(before: Sequence[BlockFacts], now: Sequence[BlockFacts]) -> bool:

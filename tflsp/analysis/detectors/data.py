@@ -8,12 +8,19 @@ block), and the detectors here replay function bodies.  TFL201 lives in :mod:`.d
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from tflsp.analysis.context import BlockContext
-from tflsp.analysis.dataflow import DATASET_METHODS, FnInfo, Program, compile_body
-from tflsp.analysis.dataflow_run import Flow
+from tflsp.analysis.dataflow import (
+    DATASET_METHODS,
+    FnInfo,
+    Program,
+    compile_body,
+    program_names,
+)
+from tflsp.analysis.dataflow_run import Flow, Note
 from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import FunctionNode, NodeIndex
@@ -21,7 +28,7 @@ from tflsp.analysis.names import dotted
 from tflsp.analysis.registry import detector, module_fact
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.terms import Term
-from tflsp.analysis.summary import ModuleSummary
+from tflsp.analysis.summary import EXTRA, ModuleSummary
 
 FACT = "tflsp.data"
 
@@ -135,46 +142,47 @@ def _extract(index: NodeIndex) -> Hashable:
 
 def _combine(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
     blocks = [v if isinstance(v, DataBlockFacts) else None for v in values]
-    graph_random, eager_random = _random_functions(
-        [f for b in blocks if b is not None for f in b.functions], summary.resolve
+    by_name: dict[str, list[FunctionRandomness]] = {}
+    for b in blocks:
+        if b is not None:
+            for fn in b.functions:
+                by_name.setdefault(fn.name, []).append(fn)
+    functions = {name: tuple(fns) for name, fns in by_name.items()}
+    # Typing at module level leaves the functions alone: their randomness is remembered with
+    # what it read (the functions' facts, the names it resolved).
+    summary.declare(_FUNCTIONS, functions)
+    graph_random, eager_random = summary.remember(
+        _FUNCTIONS, partial(_random_of, summary, functions), _NO_RANDOM
     )
-    model = summary.model
-
-    def is_dataset(term: Term, block: int) -> bool:
-        if model is None:
-            return False
-        return v.all_of(model.value(term, block), lambda x: x.kind == v.DATASET)
-
-    flow = Flow(_random_map_check(summary.resolve, graph_random, eager_random), (), is_dataset)
-    for number, block in enumerate(blocks):
-        if block is not None and block.program:
-            flow.run(block.program, number)
+    # The statements of the module run in order, but only those that mention the same names
+    # meet (a dataset's ancestry, splits and notes all go through the names that hold it):
+    # each group of blocks linked by names runs on its own, remembered with what it read, so
+    # a keystroke runs again the group of the block typed in.
+    parts = summary.block_values(FACT, values, _program_part, _NO_PROGRAM, _no_program)
     per_block: dict[int, list[LocalNote]] = {}
-    for note in flow.notes:
-        number = note.site[0]
-        other = note.other[1] if note.other is not None and note.other[0] == number else None
-        per_block.setdefault(number, []).append((note.tag, note.site[1], other, note.data))
-    notes: dict[Program, tuple[LocalNote, ...]] = {}
-    seen: set[Program] = set()
-    for number, block in enumerate(blocks):
-        if block is None or not block.program:
-            continue
-        found = tuple(per_block.get(number, ()))
-        if block.program in seen:
-            # The same statement twice: keep only what holds for every occurrence.
-            found = tuple(n for n in notes.get(block.program, ()) if n in found)
-        seen.add(block.program)
-        if found or block.program in notes:
-            notes[block.program] = found
+    found_constants: list[tuple[str, int]] = []
+    for group in summary.remember((FACT, "groups", parts), partial(_groups, parts), _NO_GROUPS):
+        group_notes, group_constants = summary.remember(
+            (FACT, "run", group, graph_random, eager_random),
+            partial(_run, summary, blocks, group, graph_random, eager_random),
+            _NO_RUN,
+        )
+        found_constants.extend(group_constants)
+        for note in group_notes:
+            number = note.site[0]
+            other = note.other[1] if note.other is not None and note.other[0] == number else None
+            per_block.setdefault(number, []).append((note.tag, note.site[1], other, note.data))
+    notes = _notes_by_program(blocks, parts, per_block)
+    model = summary.model
     constants = tuple(
         (name, value)
-        for name, value in flow.constants()
+        for name, value in sorted(found_constants)
         if model is not None and model.final(name) == frozenset({v.Value(v.INT, const=value)})
     )
     if not notes and not graph_random and not eager_random and not constants:
         return EMPTY_INFO
     return DataModuleInfo(
-        {p: n for p, n in notes.items() if n},
+        notes,
         frozenset(graph_random),
         frozenset(eager_random),
         constants,
@@ -183,13 +191,122 @@ def _combine(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
 
 module_fact(FACT, _extract, _combine, reads_values=True)
 
+# A block's program: the names it mentions (reads or binds) and its hash; None: no program.
+_ProgramPart = tuple[frozenset[str], int] | None
+_NO_PROGRAM: _ProgramPart = None
+_NO_RUN: tuple[tuple[Note, ...], tuple[tuple[str, int], ...]] = ((), ())
+_NO_GROUPS: tuple[tuple[int, ...], ...] = ()
+
+
+def _no_program(value: Hashable) -> bool:
+    return not isinstance(value, DataBlockFacts) or not value.program
+
+
+def _program_part(block: int, value: Hashable) -> _ProgramPart:
+    if not isinstance(value, DataBlockFacts) or not value.program:
+        return None
+    return frozenset(program_names(value.program)), hash(value.program)
+
+
+def _groups(parts: Sequence[_ProgramPart]) -> tuple[tuple[int, ...], ...]:
+    """The blocks with a program, in groups linked by the names they mention (in module
+    order, each group in module order)."""
+    parent: dict[object, object] = {}
+
+    def find(x: object) -> object:
+        root = parent.setdefault(x, x)
+        while root != parent[root]:
+            root = parent[root]
+        while parent[x] != root:  # flatten the path walked
+            parent[x], x = root, parent[x]
+        return root
+
+    for k, part in enumerate(parts):
+        if part is not None:
+            here = find(k)
+            for name in part[0]:
+                there = find(name)
+                if there != here:
+                    parent[there] = here
+    groups: dict[object, list[int]] = {}
+    for k, part in enumerate(parts):
+        if part is not None:
+            groups.setdefault(find(k), []).append(k)
+    return tuple(tuple(group) for group in groups.values())
+
+
+def _run(
+    summary: ModuleSummary,
+    blocks: Sequence[DataBlockFacts | None],
+    group: tuple[int, ...],
+    graph_random: frozenset[str],
+    eager_random: frozenset[str],
+) -> tuple[tuple[Note, ...], tuple[tuple[str, int], ...]]:
+    """Run one group's programs in module order: its notes, and its names bound to ints."""
+    model = summary.model
+
+    def is_dataset(term: Term, block: int) -> bool:
+        if model is None:
+            return False
+        return v.all_of(model.value(term, block), lambda x: x.kind == v.DATASET)
+
+    flow = Flow(_random_map_check(summary.resolve, graph_random, eager_random), (), is_dataset)
+    for number in group:
+        summary.touch((EXTRA, FACT, number))
+        block = blocks[number]
+        if block is not None:
+            flow.run(block.program, number)
+    return tuple(flow.notes), flow.constants()
+
+
+def _notes_by_program(
+    blocks: Sequence[DataBlockFacts | None],
+    parts: Sequence[_ProgramPart],
+    per_block: dict[int, list[LocalNote]],
+) -> dict[Program, tuple[LocalNote, ...]]:
+    """The notes of each program: the same statement in several blocks keeps only what holds
+    for every occurrence (looked for among the programs of the same hash)."""
+    by_hash: dict[int, list[int]] = {}
+    for k, part in enumerate(parts):
+        if part is not None:
+            by_hash.setdefault(part[1], []).append(k)
+    notes: dict[Program, tuple[LocalNote, ...]] = {}
+    for number in sorted(per_block):
+        block = blocks[number]
+        part = parts[number]
+        if block is None or part is None:
+            continue
+        program = block.program
+        same = [
+            k for k in by_hash[part[1]] if (b := blocks[k]) is not None and b.program == program
+        ]
+        if same[0] != number:
+            continue  # a later occurrence: the first one's notes are filtered by it below
+        found = tuple(per_block[number])
+        for k in same[1:]:
+            later = per_block.get(k, ())
+            found = tuple(n for n in found if n in later)
+        if found:
+            notes[program] = found
+    return notes
+
+
+_FUNCTIONS = f"{FACT}.functions"  # declared input: function name -> its randomness facts
+_NO_RANDOM: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+
+
+def _random_of(
+    summary: ModuleSummary, functions: dict[str, tuple[FunctionRandomness, ...]]
+) -> tuple[frozenset[str], frozenset[str]]:
+    summary.touch((_FUNCTIONS,))  # every function, and which there are
+    graph, eager = _random_functions(functions, summary.resolve)
+    return frozenset(graph), frozenset(eager)
+
 
 def _random_functions(
-    functions: Iterable[FunctionRandomness], resolve: Callable[[str], str | None]
+    by_name: Mapping[str, Sequence[FunctionRandomness]], resolve: Callable[[str], str | None]
 ) -> tuple[set[str], set[str]]:
-    by_name: dict[str, list[FunctionRandomness]] = {}
-    for fn in functions:
-        by_name.setdefault(fn.name, []).append(fn)
+    """Function names that draw random numbers when traced (graph) or run eagerly."""
     graph = {
         name
         for name, fns in by_name.items()

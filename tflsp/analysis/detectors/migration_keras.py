@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Hashable, Iterator, Sequence
+from functools import partial
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.migration import raw_target
@@ -88,37 +89,60 @@ def _combine_values(
     blocks: Sequence[Hashable], summary: ModuleSummary
 ) -> tuple[frozenset[tuple[str, int]], frozenset[str]]:
     """Top-level names -> Keras flavour, and the top-level names holding symbolic tensors."""
+    # What each statement resolves through the imports is remembered per block: only the
+    # names a statement takes from earlier ones are followed over the whole module.
+    parts = summary.block_values(
+        KERAS_VALUES, blocks, partial(_resolved, summary), _NO_STEPS, _no_assignment
+    )
     flavors: dict[str, int] = {}
     symbolic: set[str] = set()
-    for block in blocks:
-        if not isinstance(block, tuple):
-            continue
-        for name, callee, constructs, used in block:
-            flavor = None
-            qualified = None
-            if callee is not None:
-                head, _, rest = callee.partition(".")
-                target = summary.imports.get(head)
-                if target is not None:
-                    raw = f"{target}.{rest}" if rest else target
-                    flavor = flavor_of_target(raw, summary.keras_version)
-                    qualified = summary.resolve(callee)
-                elif not rest:
-                    flavor = flavors.get(head)
+    for steps in parts:
+        for name, flavor, alias, makes_input, follows, used in steps:
+            if alias is not None:
+                flavor = flavors.get(alias)
             if flavor is None:
                 flavors.pop(name, None)
             else:
                 flavors[name] = flavor
-            makes_symbolic = qualified == "keras.Input" or (
-                not constructs
-                and not (qualified or "").startswith("tensorflow.")
-                and any(u in symbolic for u in used)
-            )
-            if makes_symbolic:
+            if makes_input or (follows and any(u in symbolic for u in used)):
                 symbolic.add(name)
             else:
                 symbolic.discard(name)
     return frozenset(flavors.items()), frozenset(symbolic)
+
+
+# One top-level assignment: the name, its flavour when the imports tell it, else the name
+# whose flavour it takes (``x = y(...)``), whether it makes a ``keras.Input``, whether it
+# holds a symbolic tensor when a name it uses does, and those names.
+_Step = tuple[str, "int | None", "str | None", bool, bool, tuple[str, ...]]
+_NO_STEPS: tuple[_Step, ...] = ()
+
+
+def _no_assignment(value: Hashable) -> bool:
+    return not isinstance(value, tuple) or not value
+
+
+def _resolved(summary: ModuleSummary, block: int, value: Hashable) -> tuple[_Step, ...]:
+    if not isinstance(value, tuple) or not value:
+        return _NO_STEPS
+    summary.reads_imports()
+    steps: list[_Step] = []
+    for name, callee, constructs, used in value:
+        flavor = None
+        alias = None
+        qualified = None
+        if callee is not None:
+            head, _, rest = callee.partition(".")
+            target = summary.imports.get(head)
+            if target is not None:
+                raw = f"{target}.{rest}" if rest else target
+                flavor = flavor_of_target(raw, summary.keras_version)
+                qualified = summary.resolve(callee)
+            elif not rest:
+                alias = head
+        follows = not constructs and not (qualified or "").startswith("tensorflow.")
+        steps.append((name, flavor, alias, qualified == "keras.Input", follows, used))
+    return tuple(steps)
 
 
 module_fact(KERAS_VALUES, _extract_values, _combine_values)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.graph_support import name_values
@@ -190,42 +191,96 @@ def _parse(text: str) -> ast.expr:
         return ast.Constant(None)
 
 
+_TABLE = f"{MODULE_TENSORS}.table"  # declared input: module name -> texts assigned to it
+
+
 def _combine_module_tensors(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
     """``(batched names, broadcasts)``: module names known to hold a batch, and
     ``(name, operand)`` for module-level ``name <op> operand`` where the operand is a batch
     (``*``) or any expression (its ``ast.dump``)."""
-    table: dict[str, list[ast.expr]] = {}
+    texts: dict[str, list[str]] = {}
     pairs: list[tuple[str, str]] = []
     for value in values:
         if isinstance(value, tuple):
             for name, text in value[0]:
-                table.setdefault(name, []).append(_parse(text))
+                texts.setdefault(name, []).append(text)
             pairs.extend(value[1])
-
-    def resolve(expr: ast.expr) -> str | None:
-        text = dotted(expr)
-        return resolve_dotted(text, summary.imports) if text is not None else None
-
-    def name_rank(ranks: Ranks, node: ast.Name, depth: int) -> bool:
-        found = table.get(node.id) or []
-        return bool(found) and all(ranks.batched(v, depth) for v in found)
-
-    def keras_callable(node: ast.Name) -> bool:
-        model = summary.model
-        return model is not None and v.all_of(
-            model.final(node.id),
-            lambda x: x.kind == v.INSTANCE and x.base in (v.LAYER, v.MODEL),
-        )
-
-    ranks = Ranks(resolve, name_rank, keras_callable)
-    batched = frozenset(name for name in table if name_rank(ranks, ast.Name(name), 0))
+    table = {name: tuple(found) for name, found in texts.items()}
+    # Typing one statement changes one name's entry: the answers per name and per operand
+    # are remembered with what they read (entries of this table, names through the model).
+    summary.declare(_TABLE, table)
+    ranks = Ranks(
+        partial(_resolve, summary),
+        partial(_name_rank, summary, table),
+        partial(_keras_callable, summary),
+    )
+    batched = frozenset(name for name in table if _rank_of(summary, table, ranks, name, 0))
     broadcasts: set[tuple[str, str]] = set()
     for name, text in pairs:
-        other = _parse(text)
-        broadcasts.add((name, ast.dump(other)))
-        if ranks.batched(other):
+        dumped, is_batch = summary.remember(
+            (_TABLE, "operand", text), partial(_operand, summary, ranks, text), ("", False)
+        )
+        broadcasts.add((name, dumped))
+        if is_batch:
             broadcasts.add((name, _BATCH))
     return (batched, frozenset(broadcasts))
+
+
+def _parsed(summary: ModuleSummary, text: str) -> ast.expr:
+    # Parsed once per text while it stays in the module (nothing read: valid for good).
+    unparsed: ast.expr = ast.Constant(None)
+    return summary.remember((_TABLE, "parse", text), partial(_parse, text), unparsed)
+
+
+def _operand(summary: ModuleSummary, ranks: Ranks, text: str) -> tuple[str, bool]:
+    other = _parsed(summary, text)
+    return ast.dump(other), ranks.batched(other)
+
+
+def _resolve(summary: ModuleSummary, expr: ast.expr) -> str | None:
+    text = dotted(expr)
+    if text is None:
+        return None
+    summary.reads_imports()
+    return resolve_dotted(text, summary.imports)
+
+
+def _name_rank(
+    summary: ModuleSummary,
+    table: dict[str, tuple[str, ...]],
+    ranks: Ranks,
+    node: ast.Name,
+    depth: int,
+) -> bool:
+    return _rank_of(summary, table, ranks, node.id, depth)
+
+
+def _rank_of(
+    summary: ModuleSummary, table: dict[str, tuple[str, ...]], ranks: Ranks, name: str, depth: int
+) -> bool:
+    """Do all the values assigned to ``name`` have two or more axes (at ``depth``: the rules
+    give up past a depth)?"""
+    return summary.remember(
+        (_TABLE, "rank", name, depth),
+        partial(_compute_rank, summary, table, ranks, name, depth),
+        False,
+    )
+
+
+def _compute_rank(
+    summary: ModuleSummary, table: dict[str, tuple[str, ...]], ranks: Ranks, name: str, depth: int
+) -> bool:
+    summary.touch((_TABLE, name))
+    found = table.get(name, ())
+    return bool(found) and all(ranks.batched(_parsed(summary, text), depth) for text in found)
+
+
+def _keras_callable(summary: ModuleSummary, node: ast.Name) -> bool:
+    model = summary.model
+    return model is not None and v.all_of(
+        model.final(node.id),
+        lambda x: x.kind == v.INSTANCE and x.base in (v.LAYER, v.MODEL),
+    )
 
 
 module_fact(MODULE_TENSORS, _extract_module_tensors, _combine_module_tensors, reads_values=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Hashable, Sequence
+from functools import partial
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.tracking_support import canonical_kind, state_kind
@@ -140,34 +141,80 @@ def _seeds(text: str, summary: ModuleSummary) -> bool:
 def _combine_randomness(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
     """``(sources, first training call)`` of a file that draws random numbers, trains and
     never seeds TensorFlow; ``None`` otherwise."""
-    texts: set[str] = set()
+    # Each block's part is remembered with what it read: a keystroke in one block looks at
+    # that block again, not at every callee of the module.
+    parts = summary.block_values(
+        RANDOMNESS, values, partial(_randomness_part, summary), _NOTHING_RANDOM, _nothing_in
+    )
     sources: set[str] = set()
     first: Site | None = None
-    model = summary.model
-    for block, value in enumerate(values):
-        if not isinstance(value, tuple) or model is None:
-            continue
-        texts |= value[0]
-        for data in value[1]:
-            if v.all_of(model.value(data, block), lambda x: x.kind != v.DATASET):
-                sources.add("fit(shuffle=True)")  # arrays: fit shuffles them every epoch
-        for site, method, receiver in value[2]:
-            if first is None and (
-                method == "apply_gradients"
-                or v.all_of(
-                    model.value(receiver, block),
-                    lambda x: x.kind == v.INSTANCE and x.base == v.MODEL,
-                )
-            ):
-                first = site
-    if first is None or any(_seeds(text, summary) for text in texts):
+    seeded = False
+    for block, (candidates, block_sources, seeds) in enumerate(parts):
+        if first is None:
+            # In module order, up to the first training call (the model remembers values).
+            first = _first_training(summary, block, candidates)
+        sources |= block_sources
+        seeded = seeded or seeds
+    if first is None or seeded:
         return None
-    local = local_keras_kinds(summary)
-    for text in texts:
-        source = _source_of(text, summary, local)
-        if source is not None:
-            sources.add(source)
     return (tuple(sorted(sources)), first) if sources else None
+
+
+def _first_training(summary: ModuleSummary, block: int, candidates: _Candidates) -> Site | None:
+    model = summary.model
+    if model is None:
+        return None
+    for site, method, receiver in candidates:
+        if method == "apply_gradients" or v.all_of(
+            model.value(receiver, block),
+            lambda x: x.kind == v.INSTANCE and x.base == v.MODEL,
+        ):
+            return site
+    return None
+
+
+# A block's candidate training calls, the randomness it brings (callees, fit() shuffling
+# arrays), and whether it seeds TensorFlow.
+_Candidates = tuple[tuple[Site, str, Term], ...]  # (site, method, receiver) in block order
+_Part = tuple[_Candidates, frozenset[str], bool]
+_NOTHING_RANDOM: _Part = ((), frozenset(), False)
+
+
+def _nothing_in(value: Hashable) -> bool:
+    return not isinstance(value, tuple) or not (value[0] or value[1] or value[2])
+
+
+def _randomness_part(summary: ModuleSummary, block: int, value: Hashable) -> _Part:
+    model = summary.model
+    if not isinstance(value, tuple) or model is None:
+        return _NOTHING_RANDOM
+    sources: set[str] = set()
+    if any(v.all_of(model.value(data, block), lambda x: x.kind != v.DATASET) for data in value[1]):
+        sources.add("fit(shuffle=True)")  # arrays: fit shuffles them every epoch
+    seeds = False
+    if value[0]:
+        summary.reads_imports()
+        summary.reads_classes()  # the Keras kinds of local classes
+        # Callees repeat from block to block: each is judged once per summary.
+        verdicts = summary.derived("practice.randomness_verdicts", _no_verdicts)
+        for text in value[0]:
+            found = verdicts.get(text)
+            if found is None:
+                found = verdicts[text] = _verdict(summary, text)
+            seeds = seeds or found[0]
+            if found[1] is not None:
+                sources.add(found[1])
+    return (value[2], frozenset(sources), seeds)
+
+
+def _no_verdicts(summary: ModuleSummary) -> dict[str, tuple[bool, str | None]]:
+    return {}
+
+
+def _verdict(summary: ModuleSummary, text: str) -> tuple[bool, str | None]:
+    """Does the callee seed TensorFlow, and what randomness does it bring?"""
+    local = summary.derived("practice.local_keras_kinds", local_keras_kinds)
+    return _seeds(text, summary), _source_of(text, summary, local)
 
 
 module_fact(RANDOMNESS, _extract_randomness, _combine_randomness, reads_values=True)

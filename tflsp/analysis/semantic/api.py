@@ -19,6 +19,7 @@ and ``path`` here.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Protocol
@@ -242,6 +243,7 @@ _RETURNS: dict[str, str] = {
     "collections.OrderedDict": "foreign:builtins.dict",
     "collections.Counter": "foreign:builtins.dict",
 }
+_APIDATA = "tflsp.analysis.apidata"  # generated API tables (:class:`_ApidataAdapter`)
 _MODULES = frozenset(
     _words(
         "tensorflow keras numpy os os.path pathlib math random json pickle tempfile time sys "
@@ -409,10 +411,11 @@ class _ApidataAdapter:
     )
 
     # The module is looked up on use rather than held: an analysis result (its summary) must
-    # pickle, and module objects do not.
+    # pickle, and module objects do not.  Looked up in ``sys.modules`` first: the evaluator asks
+    # hundreds of times per keystroke, and ``import_module`` costs several times a dict lookup.
     @property
     def data(self) -> object:
-        return importlib.import_module("tflsp.analysis.apidata")
+        return sys.modules.get(_APIDATA) or importlib.import_module(_APIDATA)
 
     def kind(self, name: str, flavor: str) -> str | None:
         return self.data.kind(name, flavor)  # type: ignore[attr-defined]
@@ -440,7 +443,7 @@ def default_api() -> ApiKnowledge:
     """The generated data when present (another branch adds it), then the built-in table."""
     builtin = BuiltinApi()
     try:
-        module = importlib.import_module("tflsp.analysis.apidata")
+        module = importlib.import_module(_APIDATA)
     except ImportError:
         return builtin
     if not all(hasattr(module, f) for f in ("kind", "returns", "method_returns", "is_subclass")):

@@ -17,7 +17,8 @@ The answer is per top-level definition: ``(top-level id, name)`` pairs.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 
 from tflsp.analysis.semantic import values as v
@@ -143,6 +144,12 @@ def _block_events(model: ModuleModel, block: int) -> tuple[_Event, ...]:
     return tuple(events)
 
 
+# Where module code binds a name: (position, module-level loop it is bound in, if any).
+_Binding = tuple[Position, "tuple[int, int] | None"]
+# Per traced top-level definition: its first and last call, and the loops it is called in.
+_Span = tuple[Position, Position, frozenset[tuple[int, int]]]
+
+
 @dataclass(frozen=True)
 class StaleGlobals:
     """``(top-level id, name)`` pairs, with what they were computed from."""
@@ -151,6 +158,13 @@ class StaleGlobals:
     events: BlockParts | None = None
     graph: GraphMap | None = None
     writers: tuple[dict[str, set[str]], frozenset[tuple[str, str]]] | None = None
+    # The pieces of ``pairs``: those ``global`` writers make stale, and per name rebound at
+    # module level the definitions it goes stale for; with the bindings and spans they come
+    # from, for a next model whose blocks differ only in what they bind.
+    written: frozenset[tuple[str, str]] = frozenset()
+    rebound: dict[str, frozenset[str]] | None = None
+    bindings: dict[str, list[_Binding]] | None = None
+    spans: dict[str, _Span] | None = None
 
 
 def stale_globals(
@@ -168,23 +182,83 @@ def stale_globals(
         previous is not None
         and previous.events is not None
         and model.edited is not None
-        and previous.events.parts == events.parts
         and previous.graph is not None
         and (previous.graph.graph is graph.graph or previous.graph.graph == graph.graph)
         and (previous.graph.edges is graph.edges or previous.graph.edges == graph.edges)
         and previous.writers == writers
     ):
-        return StaleGlobals(previous.pairs, events, graph, writers)
-    pairs = _stale_pairs(model, graph, events.parts, writers[1])
-    return StaleGlobals(pairs, events, graph, writers)
+        before = previous.events.parts
+        if before == events.parts:
+            return replace(previous, events=events, graph=graph)
+        found = _rebind(previous, before, events.parts)
+        if found is not None:
+            return replace(found, events=events, graph=graph, writers=writers)
+    traces, runs, bindings = _scan(model, graph, events.parts)
+    spans = _spans(traces)
+    written = _written(model, graph, traces, runs, lazy)
+    rebound = _rebound(spans, bindings)
+    return StaleGlobals(
+        _union(written, rebound), events, graph, writers, written, rebound, bindings, spans
+    )
 
 
-def _stale_pairs(
-    model: ModuleModel,
-    graph: GraphMap,
-    parts: tuple[tuple[_Event, ...], ...],
-    lazy: frozenset[tuple[str, str]],
+def _rebind(
+    previous: StaleGlobals,
+    before: tuple[tuple[_Event, ...], ...],
+    now: tuple[tuple[_Event, ...], ...],
+) -> StaleGlobals | None:
+    """The previous answer updated for blocks that changed only in what they bind (typing an
+    assignment at module level): no call moved, so only the names they bind are looked at
+    again.  None when a changed block starts a local function (before or now)."""
+    if previous.rebound is None or previous.bindings is None or previous.spans is None:
+        return None
+    changed = [k for k, (a, b) in enumerate(zip(before, now, strict=True)) if a is not b and a != b]
+    names: set[str] = set()
+    for k in changed:
+        for kind, item, _ in (*before[k], *now[k]):
+            if kind != "bind":
+                return None
+            names.add(str(item))
+    edited = set(changed)
+    bindings = dict(previous.bindings)
+    for name in names:
+        kept = [b for b in bindings.get(name, ()) if b[0][0] not in edited]
+        kept.extend(
+            ((k, number), (k, loop) if loop >= 0 else None)
+            for k in changed
+            for number, (_, item, loop) in enumerate(now[k])
+            if item == name
+        )
+        if kept:
+            bindings[name] = sorted(kept, key=lambda b: b[0])
+        else:
+            bindings.pop(name, None)
+    rebound = dict(previous.rebound)
+    for name in names:
+        tops = _rebound_name(previous.spans, bindings.get(name, ()))
+        if tops:
+            rebound[name] = tops
+        else:
+            rebound.pop(name, None)
+    pairs = _union(previous.written, rebound)
+    return replace(previous, pairs=pairs, rebound=rebound, bindings=bindings)
+
+
+def _union(
+    written: frozenset[tuple[str, str]], rebound: dict[str, frozenset[str]]
 ) -> frozenset[tuple[str, str]]:
+    return written.union((top, name) for name, tops in rebound.items() for top in tops)
+
+
+def _scan(
+    model: ModuleModel, graph: GraphMap, parts: tuple[tuple[_Event, ...], ...]
+) -> tuple[
+    dict[str, list[tuple[Position, tuple[int, int] | None]]],
+    dict[str, list[Position]],
+    dict[str, list[_Binding]],
+]:
+    """Where module code traces each top-level definition's graph code (and in which loop),
+    where it runs each function, and where it binds each name."""
     reach_memo: dict[str, frozenset[str]] = {}
 
     def reached(gid: str) -> frozenset[str]:
@@ -200,17 +274,16 @@ def _stale_pairs(
             found = reach_memo[gid] = frozenset(seen)
         return found
 
-    traces: dict[str, list[tuple[Position, int]]] = {}  # top-level id -> (position, loop)
+    traces: dict[str, list[tuple[Position, tuple[int, int] | None]]] = {}
     runs: dict[str, list[Position]] = {}  # function id -> where module code runs it
-    bindings: dict[str, list[tuple[Position, int]]] = {}
-    loops_of_block: dict[tuple[int, int], int] = {}
+    bindings: dict[str, list[_Binding]] = {}
     functions = model.functions
     for block, block_events in enumerate(parts):
         for number, (kind, item, loop) in enumerate(block_events):
             where = (block, number)
-            loop_key = (
-                -1 if loop < 0 else loops_of_block.setdefault((block, loop), len(loops_of_block))
-            )
+            # A loop is told apart by its block and its number there: a loop typed in one
+            # block leaves the others' alone.
+            loop_key = (block, loop) if loop >= 0 else None
             if kind == "bind":
                 bindings.setdefault(str(item), []).append((where, loop_key))
                 continue
@@ -225,6 +298,27 @@ def _stale_pairs(
                         tops.add(target.split(".", 1)[0])
             for top in tops:
                 traces.setdefault(top, []).append((where, loop_key))
+    return traces, runs, bindings
+
+
+def _spans(traces: dict[str, list[tuple[Position, tuple[int, int] | None]]]) -> dict[str, _Span]:
+    return {
+        top: (
+            min(p for p, _ in calls),
+            max(p for p, _ in calls),
+            frozenset(loop for _, loop in calls if loop is not None),
+        )
+        for top, calls in traces.items()
+    }
+
+
+def _written(
+    model: ModuleModel,
+    graph: GraphMap,
+    traces: dict[str, list[tuple[Position, tuple[int, int] | None]]],
+    runs: dict[str, list[Position]],
+    lazy: frozenset[tuple[str, str]],
+) -> frozenset[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     for top in {gid.split(".", 1)[0] for gid in graph.graph}:
         calls = traces.get(top, [])
@@ -247,25 +341,52 @@ def _stale_pairs(
                 or any(p < last for w in others if w in graph.graph for p in runs.get(w, ()))  # type: ignore[operator]
             ):
                 out.add((top, name))
+    return frozenset(out)
+
+
+def _rebound(
+    spans: dict[str, _Span], bindings: dict[str, list[_Binding]]
+) -> dict[str, frozenset[str]]:
+    """Name -> the traced definitions it goes stale for: bound again between their first and
+    last call, or in a module-level loop that calls them."""
     # Names bound once never change.  The others, by where they are bound (positions in
     # module order, for a range search per traced definition) and by module-level loop.
     placed: list[tuple[Position, str]] = []
-    in_loop: dict[int, set[str]] = {}
+    in_loop: dict[tuple[int, int], set[str]] = {}
     for name, found in bindings.items():
-        if len(found) < 2 and not (found and found[0][1] >= 0):
+        if not _rebinds(found):
             continue
         for where, loop in found:
             placed.append((where, name))
-            if loop >= 0:
+            if loop is not None:
                 in_loop.setdefault(loop, set()).add(name)
     placed.sort()
     wheres = [where for where, _ in placed]
-    for top, calls in traces.items():
-        first = min(p for p, _ in calls)
-        last = max(p for p, _ in calls)
+    out: dict[str, set[str]] = {}
+    for top, (first, last, loops) in spans.items():
         start = bisect.bisect_right(wheres, first)
         end = bisect.bisect_left(wheres, last)
-        out.update((top, name) for _, name in placed[start:end])
-        for loop in {loop for _, loop in calls if loop >= 0}:
-            out.update((top, name) for name in in_loop.get(loop, ()))
-    return frozenset(out)
+        for _, name in placed[start:end]:
+            out.setdefault(name, set()).add(top)
+        for loop in loops:
+            for name in in_loop.get(loop, ()):
+                out.setdefault(name, set()).add(top)
+    return {name: frozenset(tops) for name, tops in out.items()}
+
+
+def _rebinds(found: Sequence[_Binding]) -> bool:
+    return len(found) >= 2 or bool(found and found[0][1] is not None)
+
+
+def _rebound_name(spans: dict[str, _Span], found: Sequence[_Binding]) -> frozenset[str]:
+    """:func:`_rebound` for one name (``found``: where it is bound, in module order)."""
+    if not _rebinds(found):
+        return frozenset()
+    wheres = [where for where, _ in found]
+    loops = {loop for _, loop in found if loop is not None}
+    return frozenset(
+        top
+        for top, (first, last, top_loops) in spans.items()
+        if bisect.bisect_left(wheres, last) > bisect.bisect_right(wheres, first)
+        or not loops.isdisjoint(top_loops)
+    )

@@ -11,8 +11,8 @@ from __future__ import annotations
 import itertools
 import posixpath
 import weakref
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol
 
@@ -190,13 +190,33 @@ def vocabulary(word: str | None, api_base: Callable[[str], str | None]) -> Value
 
 _GENERATIONS = itertools.count()
 
+# What a memo entry depends on: a block number (its facts were read), a module name (where the
+# module binds it was looked up), or a tuple naming an input a pass declared (``(kind, key)``,
+# see :meth:`Evaluator.declare`), which never equals a block number or a name.
+Atom = int | str | tuple[Hashable, ...]
+_MISSING = object()
+
+
+Memo = dict[object, tuple[Any, frozenset[Atom]]]
+Quick = Callable[[int], "tuple[Atom, Any] | None"]
+
+
+@dataclass
+class _Space:
+    """What one pass keeps in an evaluator: its memo entries, the input tables it declared
+    and its per-block parts by kind (see :meth:`Evaluator.carry`)."""
+
+    memo: Memo = field(default_factory=dict)
+    inputs: dict[str, Mapping[Hashable, object]] = field(default_factory=dict)
+    parts: dict[str, BlockParts] = field(default_factory=dict)
+
 
 @dataclass(frozen=True)
 class BlockParts:
     """Per-block parts of a module-wide pass, and which blocks' parts read each block or name."""
 
     parts: tuple[Any, ...]
-    index: dict[int | str, set[int]]
+    index: dict[Atom, set[int]]
     generation: int
 
 
@@ -208,15 +228,20 @@ class Evaluator:
         self,
         model: ModuleModel,
         parent: Evaluator | None = None,
-        changed: frozenset[int | str] = frozenset(),
+        changed: frozenset[Atom] = frozenset(),
     ) -> None:
         self._model = weakref.ref(model)
         self.api = model.api
         # Dependencies are block numbers (their facts were read) and module names (where the
         # module binds them was looked up).
-        self._memo: dict[object, tuple[Any, frozenset[int | str]]] = {}
+        self._memo: Memo = {}
         self._busy: set[object] = set()
-        self._deps: list[set[int | str]] = []
+        self._deps: list[set[Atom]] = []
+        # Passes' own memo entries, declared inputs and per-block parts, by pass (None: the
+        # summary's passes), for the next generation to compare with and start from.  The
+        # pass running now is :attr:`space`.
+        self._spaces: dict[str | None, _Space] = {None: _Space(self._memo)}
+        self.space: str | None = None
         # The previous model's memo, when the module kept its shape: its answers hold unless
         # they read a block whose facts changed.  Only one generation is kept.
         self.parent = parent
@@ -243,12 +268,19 @@ class Evaluator:
         self._model = weakref.ref(state["_model"])
 
     def block_parts(
-        self, kind: str, compute: Callable[[int], Any], empty: Any, previous: BlockParts | None
+        self,
+        kind: str,
+        compute: Callable[[int], Any],
+        empty: Any,
+        previous: BlockParts | None,
+        quick: Quick | None = None,
+        remember: bool = True,
     ) -> BlockParts:
         """One memoized part per block (``(kind, block)``), for module-wide passes.  With the
         previous model's parts at hand only the parts that may have changed are looked at:
         those of edited blocks, and those that read a changed block or name (found through an
-        index from dependency to block, kept with the parts)."""
+        index from dependency to block, kept with the parts).  ``remember=False``: no memo
+        entry per part, for a caller that always has the previous parts at hand."""
         count = len(self.model.blocks)
         parent = self.parent
         if (
@@ -258,9 +290,9 @@ class Evaluator:
             or len(previous.parts) != count
         ):
             parts: list[Any] = []
-            index: dict[int | str, set[int]] = {}
+            index: dict[Atom, set[int]] = {}
             for block in range(count):
-                parts.append(self._part(kind, block, compute, empty, index))
+                parts.append(self._part(kind, block, compute, empty, index, quick, remember))
             return BlockParts(tuple(parts), index, self.generation)
         index = previous.index  # only grows: a stale entry costs a needless recomputation
         suspects: set[int] = set()
@@ -269,11 +301,96 @@ class Evaluator:
                 suspects.add(atom)
             suspects.update(index.get(atom, ()))
         if not suspects:
+            self._depend_on(index)
             return BlockParts(previous.parts, index, self.generation)
         parts = list(previous.parts)
         for block in suspects:
-            parts[block] = self._part(kind, block, compute, empty, index)
+            parts[block] = self._part(kind, block, compute, empty, index, quick, remember)
+        self._depend_on(index)
         return BlockParts(tuple(parts), index, self.generation)
+
+    def _depend_on(self, index: dict[Atom, set[int]]) -> None:
+        # A caller recording what it read (a module fact's combine) reads every part, also the
+        # ones taken over unchanged: its record must name what they read, or it would be taken
+        # for unchanged when one of those inputs changes.  The index holds all of it (and at
+        # worst more: a stale entry costs a needless recomputation).
+        if self._deps:
+            self._deps[-1].update(index)
+
+    def parts(
+        self, kind: str, compute: Callable[[int], Any], empty: Any, quick: Quick | None = None
+    ) -> BlockParts:
+        """:meth:`block_parts`, starting from the parts of ``kind`` the previous generation
+        computed, kept here (one generation: they die with the evaluator that holds them).
+        ``quick(block)``, when given, answers ``(atom, part)`` for a part that only reads
+        ``atom``, or None to have ``compute(block)`` remembered as usual."""
+        before = self._before(self.space)
+        previous = before.parts.get(kind) if before is not None else None
+        # The parts themselves go to the next generation: no memo entry per part.
+        found = self.block_parts(kind, compute, empty, previous, quick, remember=False)
+        self._here().parts[kind] = found
+        return found
+
+    def _here(self) -> _Space:
+        space = self._spaces.get(self.space)
+        if space is None:
+            space = self._spaces[self.space] = _Space()
+        return space
+
+    def _before(self, name: str | None) -> _Space | None:
+        """The previous generation's space of pass ``name``."""
+        parent = self.parent
+        return parent._spaces.get(name) if parent is not None else None
+
+    def carry(self, name: str) -> None:
+        """Pass ``name`` did not run in this generation because nothing it read changed (its
+        answer was taken over): take over its memo entries, inputs and parts too, or the next
+        change would find nothing to start from.  Every entry was read by its last run, whose
+        dependencies did not change, so each still holds."""
+        before = self._before(name)
+        if before is None:
+            return
+        self._spaces[name] = _Space(
+            dict(before.memo),
+            dict(before.inputs),
+            {
+                kind: replace(found, generation=self.generation)
+                for kind, found in before.parts.items()
+            },
+        )
+
+    def invalidate(self, atoms: Iterable[Atom]) -> None:
+        """Count ``atoms`` as changed since the previous generation: memo entries of the
+        previous model that read one are computed again.  Only for atoms of a pass's own
+        inputs (:meth:`declare`), and before anything looks such an entry up."""
+        atoms = frozenset(atoms)
+        if atoms and self.parent is not None:
+            self._changed = self._changed | atoms
+
+    def declare(self, kind: str, table: Mapping[Any, object]) -> None:
+        """A pass's input ``table`` for this generation.  A computation that reads the entry of
+        ``key`` says so with ``touch_atom((kind, key))``; entries that differ from the previous
+        generation's table (added, removed, other value) are changed atoms, and so is
+        ``(kind,)``, which a computation that iterates the table touches.  Declare before
+        looking up any memo entry that may read the table."""
+        self._here().inputs[kind] = table
+        space = self._before(self.space)
+        if space is None:
+            if self.parent is not None:
+                self.invalidate([(kind,), *((kind, key) for key in table)])
+            return
+        before = space.inputs.get(kind, {})
+        if before is table:
+            return
+        changed: set[Atom] = set()
+        for key, value in table.items():
+            old = before.get(key, _MISSING)
+            if old is not value and old != value:
+                changed.add((kind, key))
+        changed.update((kind, key) for key in before.keys() - table.keys())
+        if changed:
+            changed.add((kind,))  # the table as a whole, for who iterates it
+        self.invalidate(changed)
 
     def _part(
         self,
@@ -281,21 +398,51 @@ class Evaluator:
         block: int,
         compute: Callable[[int], Any],
         empty: Any,
-        index: dict[int | str, set[int]],
+        index: dict[Atom, set[int]],
+        quick: Quick | None = None,
+        remember: bool = True,
     ) -> Any:
+        found = quick(block) if quick is not None else None
+        if found is not None:
+            # A part that reads nothing but one input (most blocks have nothing for a pass):
+            # no memo entry, only the index entry that has it computed again when it changes.
+            atom, result = found
+            index.setdefault(atom, set()).add(block)
+            if self._deps:
+                self._deps[-1].add(atom)
+            return result
+        if not remember:
+            deps: set[Atom] = set()
+            self._deps.append(deps)
+            try:
+                result = compute(block)
+            except RecursionError:
+                result = empty
+            finally:
+                self._deps.pop()
+            for atom in deps:
+                index.setdefault(atom, set()).add(block)
+            if self._deps:
+                self._deps[-1].update(deps)
+            return result
         key = (kind, block)
         result = self._memoized(key, partial(compute, block), empty)
         for atom in self._memo[key][1] if key in self._memo else ():
             index.setdefault(atom, set()).add(block)
         return result
 
-    def _cached(self, key: object) -> tuple[Any, frozenset[int | str]] | None:
-        found = self._memo.get(key)
-        if found is None and self.parent is not None:
-            found = self.parent._memo.get(key)
+    def _cached(
+        self, key: object, memo: Memo | None = None, before: Memo | None = None
+    ) -> tuple[Any, frozenset[Atom]] | None:
+        if memo is None:
+            memo = self._memo
+            before = self.parent._memo if self.parent is not None else None
+        found = memo.get(key)
+        if found is None and before is not None:
+            found = before.get(key)
             if found is not None:
                 if found[1].isdisjoint(self._changed):
-                    self._memo[key] = found
+                    memo[key] = found
                 else:
                     found = None
         return found
@@ -311,26 +458,51 @@ class Evaluator:
         if self._deps:
             self._deps[-1].add(name)
 
-    def recording(self) -> set[int | str]:
+    def touch_atom(self, atom: Atom) -> None:
+        """The current computation read an input a pass declared (:meth:`declare`)."""
+        if self._deps:
+            self._deps[-1].add(atom)
+
+    def recording(self) -> set[Atom]:
         """Start collecting the blocks read and names looked up from now on (pair with
         :meth:`stop`)."""
-        found: set[int | str] = set()
+        found: set[Atom] = set()
         self._deps.append(found)
         return found
 
     def stop(self) -> None:
         self._deps.pop()
 
-    def _memoized(self, key: object, compute: Callable[[], Any], busy: Any) -> Any:
-        found = self._cached(key)
+    def remember(self, key: object, compute: Callable[[], Any], busy: Any) -> Any:
+        """:meth:`_memoized`, in the memo of the pass running now (:attr:`space`)."""
+        if self.space is None:
+            return self._memoized(key, compute, busy)
+        before = self._before(self.space)
+        return self._memoized(
+            key, compute, busy, self._here().memo, before.memo if before is not None else None
+        )
+
+    def _memoized(
+        self,
+        key: object,
+        compute: Callable[[], Any],
+        busy: Any,
+        memo: Memo | None = None,
+        before: Memo | None = None,
+    ) -> Any:
+        found = self._cached(key, memo, before)
         if found is not None:
             if self._deps:
                 self._deps[-1].update(found[1])
             return found[0]
-        if key in self._busy:
+        if memo is None:
+            memo = self._memo
+        # A pass's keys are its own: in the busy set, they are told apart by the pass.
+        busy_key = key if memo is self._memo else (self.space, key)
+        if busy_key in self._busy:
             return busy
-        self._busy.add(key)
-        deps: set[int | str] = set()
+        self._busy.add(busy_key)
+        deps: set[Atom] = set()
         self._deps.append(deps)
         try:
             result = compute()
@@ -338,8 +510,8 @@ class Evaluator:
             result = busy
         finally:
             self._deps.pop()
-            self._busy.discard(key)
-        self._memo[key] = (result, frozenset(deps))
+            self._busy.discard(busy_key)
+        memo[key] = (result, frozenset(deps))
         if self._deps:
             self._deps[-1].update(deps)
         return result

@@ -117,7 +117,12 @@ class SavingFlow:
     call_sites: BlockParts | None = field(default=None, compare=False, repr=False)
     sites: BlockParts | None = field(default=None, compare=False, repr=False)
     mentions: tuple[object, ...] = field(default=(), compare=False, repr=False)
-    signature: int = field(default=0, compare=False, repr=False)
+    calls: dict[str, tuple[tuple[int, int], ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    # Whether the answer read the blocks' mentions (only a load of a file no save here wrote
+    # asks whether a class is used elsewhere).
+    reads_mentions: bool = field(default=True, compare=False, repr=False)
 
 
 _EMPTY_BLOCK = BlockSaving((), (), frozenset(), (), (), False)
@@ -143,24 +148,39 @@ def _block_call_sites(model: ModuleModel, block: int) -> tuple[tuple[str, int], 
     return tuple(out)
 
 
+_CALLS = "saving-calls"  # declared input: function id -> where the module calls it
+
+
 class _Arguments:
     """What this module passes to a function's parameters (for ``def export(model): model.save``
     the saved object is what the callers pass)."""
 
-    def __init__(self, model: ModuleModel, previous: BlockParts | None = None) -> None:
+    def __init__(self, model: ModuleModel, previous: SavingFlow | None = None) -> None:
         self.model = model
-        self.sites: dict[str, list[tuple[int, CallSem]]] = {}
         evaluator = model.evaluator
         self.block_parts = evaluator.block_parts(
-            "call-sites", partial(_block_call_sites, model), (), previous
+            "call-sites",
+            partial(_block_call_sites, model),
+            (),
+            previous.call_sites if previous is not None else None,
         )
-        self.parts = self.block_parts.parts
-        for block, found in enumerate(self.parts):
-            for gid, number in found:
-                self.sites.setdefault(gid, []).append((block, model.blocks[block].calls[number]))
-        # What a block's saving sites were computed with: a parameter's values come from call
-        # sites anywhere in the module (a new call of ``export(model)`` in another block).
-        self.signature = hash(self.parts)
+        if (
+            previous is not None
+            and previous.call_sites is not None
+            and previous.calls is not None
+            and previous.call_sites.parts is self.block_parts.parts
+        ):
+            self.sites = previous.calls  # no block's calls changed: nor did the table
+        else:
+            sites: dict[str, list[tuple[int, int]]] = {}
+            for block, found in enumerate(self.block_parts.parts):
+                for gid, number in found:
+                    sites.setdefault(gid, []).append((block, number))
+            self.sites = {gid: tuple(found) for gid, found in sites.items()}
+        # A parameter's values come from call sites anywhere in the module: a block's saving
+        # sites read the call sites of the functions whose parameters they ask about, and are
+        # computed again when those (not any call of the module) change.
+        evaluator.declare(_CALLS, self.sites)
 
     def values(self, term: Term, block: int) -> v.Values:
         """The values of ``term``; a parameter also gets what the module's calls pass to it."""
@@ -174,8 +194,12 @@ class _Arguments:
         position = entry.facts.params.index(term.args[1])
         if entry.facts.class_id is not None:
             position -= 1  # ``self`` is not passed
+        evaluator = self.model.evaluator
+        evaluator.touch_atom((_CALLS, gid))
         passed: list[v.Values] = [found]
-        for site_block, call in self.sites.get(gid, ()):
+        for site_block, number in self.sites.get(gid, ()):
+            evaluator.touch(site_block)  # the call's arguments, also those not evaluated
+            call = self.model.blocks[site_block].calls[number]
             if 0 <= position < len(call.args) and not any(a.tag == "star" for a in call.args):
                 passed.append(self.model.value(call.args[position], site_block))
             for name, arg in call.kwargs:
@@ -186,24 +210,22 @@ class _Arguments:
 
 def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> SavingFlow:
     evaluator = model.evaluator
-    arguments = _Arguments(model, previous.call_sites if previous is not None else None)
-    same_sites = previous is not None and previous.signature == arguments.signature
+    arguments = _Arguments(model, previous)
     sites_parts = evaluator.block_parts(
-        f"saving-block-{arguments.signature}",
+        "saving-block",
         partial(_block_sites_of, model, arguments),
         _EMPTY_BLOCK,
-        previous.sites if previous is not None and same_sites else None,
+        previous.sites if previous is not None else None,
     )
     found_blocks = sites_parts.parts
     # The names each block reads (is a class used anywhere) matter too.
-    mentions = tuple(facts.mentions for facts in model.blocks)
+    mentions = _mentions(model, previous)
     if (
         previous is not None
-        and same_sites
         and model.edited is not None
         and previous.sites is not None
         and _same_parts(previous.sites.parts, found_blocks)
-        and _same_parts(previous.mentions, mentions)
+        and (not previous.reads_mentions or _same_parts(previous.mentions, mentions))
     ):
         return SavingFlow(
             previous.classes,
@@ -213,7 +235,8 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
             arguments.block_parts,
             sites_parts,
             mentions,
-            arguments.signature,
+            arguments.sites,
+            previous.reads_mentions,
         )
     saves: list[SaveSite] = []
     loads: list[LoadSite] = []
@@ -277,8 +300,19 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
         arguments.block_parts,
         sites_parts,
         mentions,
-        arguments.signature,
+        arguments.sites,
+        bool(outside),
     )
+
+
+def _mentions(model: ModuleModel, previous: SavingFlow | None) -> tuple[object, ...]:
+    """Each block's mentions: the previous tuple itself when the edited blocks' are alike."""
+    edited = model.edited
+    if previous is not None and edited is not None and len(previous.mentions) == len(model.blocks):
+        before = previous.mentions
+        if all(before[k] == model.blocks[k].mentions for k in edited[0]):
+            return before
+    return tuple(facts.mentions for facts in model.blocks)
 
 
 def _same_parts(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
