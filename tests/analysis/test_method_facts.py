@@ -13,12 +13,14 @@ from __future__ import annotations
 import ast
 import gc
 import textwrap
+import weakref
 from collections.abc import Callable, Iterator
 
 import pytest
 
 from tests.helpers import analyzer
 from tests.test_incremental_engine import signature
+from tflsp.analysis.engine import ModuleResult
 from tflsp.analysis.facts import BlockFacts, extract_facts, semantics_of
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.registry import module_facts
@@ -329,3 +331,46 @@ def test_typing_in_a_method_through_the_engine_equals_a_fresh_analysis(
         k = next(i for i, b in enumerate(got.blocks) if "class Probe" in b.analysis.text)
         if got.blocks[k].analysis.parsed.error is None:
             assert got.blocks[k].analysis.facts == cold.blocks[k].analysis.facts
+
+
+def class_facts(result: ModuleResult) -> BlockFacts:
+    view = next(b for b in result.blocks if "class Probe" in b.analysis.text)
+    return view.analysis.facts
+
+
+def test_the_engine_hands_a_class_blocks_last_facts_to_its_next_version() -> None:
+    warm = analyzer()
+    warm.analyze(MODULE)
+    texts = [t for t in typed(MODULE, "self.units = value", "self.seen = tf.abs(value)")]
+    last: BlockFacts | None = None
+    taken = 0
+    for text in texts:
+        result = warm.analyze(text)
+        if any(d.code == "TFL000" for d in result.diagnostics):
+            continue
+        facts = class_facts(result)
+        assert facts.members is not None  # made while typing, kept for the next keystroke
+        if last is not None:
+            taken = max(taken, reused(last, facts))
+        last = facts
+    assert taken >= 6
+
+
+def test_typing_in_a_class_keeps_no_old_tree_alive() -> None:
+    # What the next version takes over is values: a version's tree goes with its analysis,
+    # two keystrokes later at most, however long the block stays the one being edited.
+    warm = analyzer()
+    trees: list[weakref.ref[ast.Module]] = []
+    gc.disable()  # reference counting alone must free them
+    try:
+        for text in typed(MODULE, "self.units = value", "self.seen = tf.abs(value + value)"):
+            result = warm.analyze(text)
+            view = next(b for b in result.blocks if "class Probe" in b.analysis.text)
+            tree = view.analysis.parsed.tree
+            assert tree is not None
+            trees.append(weakref.ref(tree))
+            del result, view, tree
+        alive = [k for k, ref in enumerate(trees) if ref() is not None]
+    finally:
+        gc.enable()
+    assert len(trees) > 20 and alive and min(alive) >= len(trees) - 3
