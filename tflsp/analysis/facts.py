@@ -24,10 +24,10 @@ from tflsp.analysis.registry import ModuleFact
 from tflsp.analysis.semantic.block import (
     EMPTY_SEMANTICS,
     BlockSemantics,
-    MemberFacts,
-    MemberKey,
     Method,
+    MethodKey,
     MethodPlan,
+    MethodSem,
     SemanticFacts,
     plan_methods,
     stretches,
@@ -78,7 +78,7 @@ class BlockFacts:
     semantic: SemanticFacts = EMPTY_SEMANTICS
     # What each method of a class block contributed, for the block's next version (see
     # :class:`MethodFacts`): only made for a block being edited.  Not a fact: never compared.
-    members: Mapping[MemberKey, MethodFacts] | None = field(default=None, compare=False, repr=False)
+    members: Mapping[MethodKey, MethodFacts] | None = field(default=None, compare=False, repr=False)
 
 
 EMPTY_FACTS = BlockFacts((), (), (), frozenset())
@@ -87,10 +87,10 @@ EMPTY_FACTS = BlockFacts((), (), (), frozenset())
 @dataclass(frozen=True, slots=True)
 class MethodFacts:
     """What one method of a class block contributed to the block's facts, kept under its key
-    (see :class:`~tflsp.analysis.semantic.block.MemberFacts` for why a method's key covers it).
+    (see :class:`~tflsp.analysis.semantic.block.MethodSem` for why a method's key covers it).
     The core part is syntax within the method, header included."""
 
-    semantic: MemberFacts
+    semantic: MethodSem
     functions: tuple[FunctionFacts, ...]  # the method and its defs, lines counted from its first
     called: frozenset[str]  # what its calls call (see ``BlockFacts.called``)
 
@@ -258,11 +258,11 @@ def _kept(
     carried: dict[Method, MethodFacts],
     functions: dict[Method, list[FunctionFacts]],
     called: dict[Method, frozenset[str]],
-) -> dict[MemberKey, MethodFacts] | None:
+) -> dict[MethodKey, MethodFacts] | None:
     """What each method contributed, by key, for the block's next version."""
     if plan is None or not plan.applied:
         return None
-    out: dict[MemberKey, MethodFacts] = {}
+    out: dict[MethodKey, MethodFacts] = {}
     for member, part in zip(plan.members, plan.kept(semantics.terms.cuts), strict=True):
         if part is None:
             continue

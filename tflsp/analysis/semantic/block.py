@@ -105,19 +105,26 @@ EMPTY_SEMANTICS = SemanticFacts((), (), (), (), (), (), False)
 # and lambdas in it, its own first (``Class.method``, ``#2`` for a second of that name: its
 # class's id and what the numbering across the block gives it).  The text fixes the method's
 # tree up to a shift of lines, which no fact holds.
-MemberKey = tuple[str, tuple[str, ...]]
+MethodKey = tuple[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True, slots=True)
-class MemberFacts:
-    """What one method of a class block contributes to the block's facts, header aside.
+class MethodSem:
+    """What one method of a class block contributes to the block's semantic facts, its header
+    (decorators, defaults) aside.
 
-    A method's body only reads its own names: its flow and terms never look outside it but for
-    the class's id (``self``), and Python does not let a method see the class body's names.  Its
-    decorators and defaults are another matter: they run in the class body and read the names
-    other members bind, so they are always worked out again.  The parts are kept only when no
-    term in the method was cut short (see ``TermBuilder.cuts``): then what the block's detectors
-    later ask of the method's terms, in whatever order, is what a fresh analysis gives.
+    A method's body reads only its own names: its flow and terms never look outside the method
+    but for its class's id (``self``), since Python does not let a method see the names of the
+    class body.  Its header runs in the class body and reads the names other members bind
+    (``@size.setter``, ``def f(self, k=scale)``): those terms are always worked out again.
+
+    Terms are memoised, and a term that meets itself (a loop-carried ``total += x``) is cut
+    where the walk met it again, so what is memoised there depends on which node was asked
+    first.  A part is therefore kept only when no term in its method was cut short (see
+    ``TermBuilder.cuts``): then every term the method's facts asked for depends on nothing
+    being built at the time, and the detectors, asking later and in their own order, get what
+    a fresh analysis gives.  A method worked out again asks in the order a fresh run does
+    (:func:`_facts` keeps its phases, skipping the parts it takes).
     """
 
     function: FunctionSem  # the method itself, without its decorators
@@ -833,14 +840,14 @@ class Method:
     )
 
     def __init__(
-        self, key: MemberKey, head: Position, body: Position, end: Position, call_count: int
+        self, key: MethodKey, head: Position, body: Position, end: Position, call_count: int
     ) -> None:
         self.key = key
         self.head = head  # where its first decorator's line begins
         self.body = body  # where its body begins: what lies before runs in the class body
         self.end = end
         self.call_count = call_count  # calls in its body
-        self.part: MemberFacts | None = None
+        self.part: MethodSem | None = None
         self.function: FunctionSem | None = None
         self.nested: list[FunctionSem] = []
         self.classes: list[ClassSem] = []
@@ -848,7 +855,7 @@ class Method:
         self.stores: tuple[list[tuple[str, Term]], ...] = ([], [], [])
         self.mentions: frozenset[str] = frozenset()
 
-    def take(self, part: MemberFacts) -> bool:
+    def take(self, part: MethodSem) -> bool:
         """Reuse ``part``, kept under this method's key.  (One key, one tree: the count of
         calls is a guard against a wrong cut, not a case.)"""
         if len(part.calls) != self.call_count:
@@ -856,12 +863,12 @@ class Method:
         self.part = part
         return True
 
-    def made(self) -> MemberFacts | None:
+    def made(self) -> MethodSem | None:
         if self.part is not None:
             return self.part
         if self.function is None:
             return None
-        return MemberFacts(
+        return MethodSem(
             self.function,
             tuple(self.nested),
             tuple(self.classes),
@@ -872,7 +879,7 @@ class Method:
 
 
 class MethodPlan:
-    """The methods of a class block followed one by one (see :class:`MemberFacts`)."""
+    """The methods of a class block followed one by one (see :class:`MethodSem`)."""
 
     def __init__(self, cls: ast.ClassDef, members: list[Method], nodes: list[ast.AST]) -> None:
         self.cls = cls
@@ -880,7 +887,7 @@ class MethodPlan:
         self.methods = dict(zip(nodes, members, strict=True))
         self.applied = False  # the facts were made with this plan (see ``facts_with``)
 
-    def kept(self, cuts: Sequence[ast.AST]) -> list[MemberFacts | None]:
+    def kept(self, cuts: Sequence[ast.AST]) -> list[MethodSem | None]:
         """Each method's part, to keep for the next version; None where a term in the method
         was cut short (``cuts``: see ``TermBuilder.cuts``) or nothing was made."""
         spoiled: set[int] = set()

@@ -99,7 +99,7 @@ class TermBuilder:
         # Where a term was cut short: a binding met again while it was being built (a loop
         # carrying a value), or a recursion too deep.  What is memoised around a cut depends
         # on which node was asked first, so what a block's facts say there is not reused in
-        # another version of the block (see ``block.MemberFacts``).
+        # another version of the block (see ``block.MethodSem``).
         self.cuts: list[ast.AST] = []
 
     @property
