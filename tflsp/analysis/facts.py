@@ -174,8 +174,9 @@ def extract_facts(
     edit left alone give what they gave then (the new facts keep theirs for the next version).
     """
     tree = index.tree
-    semantics = semantics_of(index)
-    plan = plan_methods(semantics, source) if before is not None and source is not None else None
+    plan: MethodPlan | None = None
+    if before is not None and source is not None:
+        plan = plan_methods(semantics_of(index), source)
     # The methods an earlier version kept facts for, by key.
     carried: dict[Method, MethodFacts] = {}
     if plan is not None and before is not None and before.members:
@@ -240,6 +241,7 @@ def extract_facts(
     # The family facts first: what they ask of the block's terms comes before what the
     # semantic facts ask, as it always has (see ``TermBuilder.cuts`` on why order matters).
     extra = tuple((fact.name, fact.extract(index)) for fact in module_facts)
+    semantics = semantics_of(index)
     semantic = semantics.facts if plan is None else semantics.facts_with(plan)
     return BlockFacts(
         imports=tuple(imports),
