@@ -262,7 +262,11 @@ class Analyzer:
                 # broken for the first time contributes what recovery could parse.
                 facts[k] = before[1]
             else:
-                facts[k] = analysis.facts
+                # The block's version before the edit gives what the edit left alone (the
+                # methods of a class but the one typed in).
+                facts[k] = analysis.facts_after(
+                    before[1] if before is not None and before[0] == analysis.head else None
+                )
         self._assign_keys(edit, replaced.keys)
         self._complete = True
         key = (tuple(facts), tuple(self._keys))

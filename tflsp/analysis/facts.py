@@ -5,18 +5,33 @@ cached by content and reused when other blocks change.  Names stay unresolved do
 here; the semantic part (:mod:`tflsp.analysis.semantic.block`) keeps terms that the module model
 evaluates once every block is known.  The semantic facts hold no line numbers: an edit that only
 moves lines leaves the module model, and every other block's cached findings, unchanged.
+
+A class is one block, however long.  While one of its methods is typed in, each version's facts
+keep what every method contributed (:class:`MethodFacts`, values only), and the next version
+takes over those of the methods the keystroke left alone instead of working them out again.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
-from dataclasses import dataclass
+import operator
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.names import dotted, import_bindings
 from tflsp.analysis.registry import ModuleFact
-from tflsp.analysis.semantic.block import EMPTY_SEMANTICS, BlockSemantics, SemanticFacts
+from tflsp.analysis.semantic.block import (
+    EMPTY_SEMANTICS,
+    BlockSemantics,
+    Method,
+    MethodKey,
+    MethodPlan,
+    MethodSem,
+    SemanticFacts,
+    plan_methods,
+    stretches,
+)
 from tflsp.analysis.semantic.graph import DATASET_FUNCTION_METHODS, KERAS_GRAPH_METHODS
 
 __all__ = [
@@ -61,9 +76,23 @@ class BlockFacts:
     extra: tuple[tuple[str, object], ...] = ()
     # What the block tells the semantic model (bindings, functions, classes, calls).
     semantic: SemanticFacts = EMPTY_SEMANTICS
+    # What each method of a class block contributed, for the block's next version (see
+    # :class:`MethodFacts`): only made for a block being edited.  Not a fact: never compared.
+    members: Mapping[MethodKey, MethodFacts] | None = field(default=None, compare=False, repr=False)
 
 
 EMPTY_FACTS = BlockFacts((), (), (), frozenset())
+
+
+@dataclass(frozen=True, slots=True)
+class MethodFacts:
+    """What one method of a class block contributed to the block's facts, kept under its key
+    (see :class:`~tflsp.analysis.semantic.block.MethodSem` for why a method's key covers it).
+    The core part is syntax within the method, header included."""
+
+    semantic: MethodSem
+    functions: tuple[FunctionFacts, ...]  # the method and its defs, lines counted from its first
+    called: frozenset[str]  # what its calls call (see ``BlockFacts.called``)
 
 
 def semantics_of(index: NodeIndex) -> BlockSemantics:
@@ -78,24 +107,84 @@ def decorator_text(node: ast.expr) -> str | None:
     return dotted(node.func if isinstance(node, ast.Call) else node)
 
 
-def _local_calls(index: NodeIndex) -> dict[ast.AST, set[str]]:
-    """For every function: the local-looking callees inside it (nested functions included)."""
-    calls: dict[ast.AST, set[str]] = {}
+def _local_calls(index: NodeIndex, calls: Iterable[ast.Call]) -> dict[ast.AST, set[str]]:
+    """For every function: the local-looking callees among ``calls`` inside it (nested
+    functions included)."""
+    found: dict[ast.AST, set[str]] = {}
     function_types = (ast.FunctionDef, ast.AsyncFunctionDef)
-    for call in index.nodes(ast.Call):
+    for call in calls:
         text = dotted(call.func)
         if text is None or not (text.count(".") == 0 or text.startswith(("self.", "cls."))):
             continue
         for scope in index.ancestors(call):
             if isinstance(scope, function_types):
-                calls.setdefault(scope, set()).add(text)
-    return calls
+                found.setdefault(scope, set()).add(text)
+    return found
 
 
-def extract_facts(index: NodeIndex, module_facts: Sequence[ModuleFact] = ()) -> BlockFacts:
+def _called(calls: Iterable[ast.Call]) -> set[str]:
+    called: set[str] = set()
+    for call in calls:
+        func = call.func
+        text = dotted(func)
+        if text is not None:
+            called.add(text)
+        if isinstance(func, ast.Attribute):
+            called.add("." + func.attr)
+    return called
+
+
+def _function_facts(
+    index: NodeIndex, fn: ast.FunctionDef | ast.AsyncFunctionDef, calls_in: dict[ast.AST, set[str]]
+) -> FunctionFacts:
+    parent_scope = index.enclosing_scope(fn)
+    class_id = index.scope_id(parent_scope) if isinstance(parent_scope, ast.ClassDef) else None
+    parent_fn = index.enclosing_function(fn)
+    parent_id = (
+        index.scope_id(parent_fn)
+        if isinstance(parent_fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+        else None
+    )
+    calls = frozenset(calls_in.get(fn, ()))
+    return FunctionFacts(index.scope_id(fn), fn.name, class_id, parent_id, calls, fn.lineno)
+
+
+def _moved(facts: FunctionFacts, lines: int) -> FunctionFacts:
+    return FunctionFacts(
+        facts.id, facts.name, facts.class_id, facts.parent_id, facts.calls, facts.line + lines
+    )
+
+
+_line_col = operator.attrgetter("lineno", "col_offset")
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (node.lineno, node.col_offset)  # type: ignore[attr-defined]
+
+
+def extract_facts(
+    index: NodeIndex,
+    module_facts: Sequence[ModuleFact] = (),
+    before: BlockFacts | None = None,
+    source: str | None = None,
+) -> BlockFacts:
     """The block's facts; ``module_facts`` are the detector families' own (the engine passes
-    the registered ones)."""
+    the registered ones).  ``before``, the facts of an earlier version of the block, and
+    ``source``, the text the block's tree was parsed from, let the methods of a class that the
+    edit left alone give what they gave then (the new facts keep theirs for the next version).
+    """
     tree = index.tree
+    plan: MethodPlan | None = None
+    if before is not None and source is not None:
+        plan = plan_methods(semantics_of(index), source)
+    # The methods an earlier version kept facts for, by key.
+    carried: dict[Method, MethodFacts] = {}
+    if plan is not None and before is not None and before.members:
+        for method in plan.members:
+            found = before.members.get(method.key)
+            if found is not None and method.take(found.semantic):
+                carried[method] = found
+
     # Most blocks have no import at all: then no walk below can find one.
     has_imports = bool(index.nodes(ast.Import) or index.nodes(ast.ImportFrom))
     imports: list[tuple[str, str]] = []
@@ -108,21 +197,35 @@ def extract_facts(index: NodeIndex, module_facts: Sequence[ModuleFact] = ()) -> 
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     imports.extend(import_bindings(node))
 
-    calls_in = _local_calls(index)
+    # A call belongs to every function around it, and those of a method are all in it.
+    calls = index.nodes(ast.Call)
+    fresh_calls: list[ast.Call] = []
+    called: set[str] = set()
+    own_called: dict[Method, frozenset[str]] = {}
+    for member, run in stretches(calls, plan, _line_col, whole=True):
+        kept = carried.get(member) if member is not None else None
+        if kept is not None:
+            called |= kept.called
+            continue
+        fresh_calls.extend(run)
+        here = _called(run)
+        called |= here
+        if member is not None:
+            own_called[member] = frozenset(here)
+    calls_in = _local_calls(index, fresh_calls)
     functions: list[FunctionFacts] = []
-    for fn in index.functions():
-        parent_scope = index.enclosing_scope(fn)
-        class_id = index.scope_id(parent_scope) if isinstance(parent_scope, ast.ClassDef) else None
-        parent_fn = index.enclosing_function(fn)
-        parent_id = (
-            index.scope_id(parent_fn)
-            if isinstance(parent_fn, (ast.FunctionDef, ast.AsyncFunctionDef))
-            else None
-        )
-        calls = frozenset(calls_in.get(fn, ()))
-        functions.append(
-            FunctionFacts(index.scope_id(fn), fn.name, class_id, parent_id, calls, fn.lineno)
-        )
+    own_functions: dict[Method, list[FunctionFacts]] = {}
+    for member, defs in stretches(index.functions(), plan, _position, whole=True):
+        kept = carried.get(member) if member is not None else None
+        if kept is not None:
+            assert member is not None
+            functions.extend(_moved(f, member.head[0]) for f in kept.functions)
+            continue
+        for fn in defs:
+            made = _function_facts(index, fn, calls_in)
+            functions.append(made)
+            if member is not None:
+                own_functions.setdefault(member, []).append(_moved(made, -member.head[0]))
 
     classes: list[ClassFacts] = []
     for cls in index.nodes(ast.ClassDef):
@@ -135,20 +238,41 @@ def extract_facts(index: NodeIndex, module_facts: Sequence[ModuleFact] = ()) -> 
             ClassFacts(index.scope_id(cls), cls.name, bases, decorators, methods, cls.lineno)
         )
 
-    called: set[str] = set()
-    for call in index.nodes(ast.Call):
-        func = call.func
-        text = dotted(func)
-        if text is not None:
-            called.add(text)
-        if isinstance(func, ast.Attribute):
-            called.add("." + func.attr)
-
+    # The family facts first: what they ask of the block's terms comes before what the
+    # semantic facts ask, as it always has (see ``TermBuilder.cuts`` on why order matters).
+    extra = tuple((fact.name, fact.extract(index)) for fact in module_facts)
+    semantics = semantics_of(index)
+    semantic = semantics.facts if plan is None else semantics.facts_with(plan)
     return BlockFacts(
         imports=tuple(imports),
         functions=tuple(functions),
         classes=tuple(classes),
         called=frozenset(called),
-        extra=tuple((fact.name, fact.extract(index)) for fact in module_facts),
-        semantic=semantics_of(index).facts,
+        extra=extra,
+        semantic=semantic,
+        members=_kept(plan, semantics, carried, own_functions, own_called),
     )
+
+
+def _kept(
+    plan: MethodPlan | None,
+    semantics: BlockSemantics,
+    carried: dict[Method, MethodFacts],
+    functions: dict[Method, list[FunctionFacts]],
+    called: dict[Method, frozenset[str]],
+) -> dict[MethodKey, MethodFacts] | None:
+    """What each method contributed, by key, for the block's next version."""
+    if plan is None or not plan.applied:
+        return None
+    out: dict[MethodKey, MethodFacts] = {}
+    for member, part in zip(plan.members, plan.kept(semantics.terms.cuts), strict=True):
+        if part is None:
+            continue
+        kept = carried.get(member)
+        if kept is not None and kept.semantic is part:
+            out[member.key] = kept
+        else:
+            out[member.key] = MethodFacts(
+                part, tuple(functions.get(member, ())), called.get(member, frozenset())
+            )
+    return out

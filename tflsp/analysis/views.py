@@ -80,6 +80,15 @@ class BlockAnalysis:
             self._facts = found
         return self._facts
 
+    def facts_after(self, before: BlockFacts | None) -> BlockFacts:
+        """The facts, computed (once) from those of the block's earlier version: what the edit
+        left alone is taken from ``before``, which is read, not kept (the new facts hold
+        values only, never a tree)."""
+        if self._facts is None and before is not None and self.index is not None:
+            text = self.parsed.recovered or self.text  # what the tree was parsed from
+            self._facts = extract_facts(self.index, self.module_facts, before, text)
+        return self.facts
+
 
 @dataclass(frozen=True)
 class BlockView:

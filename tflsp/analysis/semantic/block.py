@@ -12,8 +12,11 @@ calls.  Facts compare by value, so an edit that changes none of them keeps the m
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
-from dataclasses import dataclass
+import operator
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.semantic.flow import BlockFlow, Scope
@@ -97,6 +100,41 @@ class SemanticFacts:
 EMPTY_SEMANTICS = SemanticFacts((), (), (), (), (), (), False)
 
 
+# A method of a class block as it reads when another member of the class is edited: its text
+# (decorators to last line, indentation included) and the local ids of the functions, classes
+# and lambdas in it, its own first (``Class.method``, ``#2`` for a second of that name: its
+# class's id and what the numbering across the block gives it).  The text fixes the method's
+# tree up to a shift of lines, which no fact holds.
+MethodKey = tuple[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class MethodSem:
+    """What one method of a class block contributes to the block's semantic facts, its header
+    (decorators, defaults) aside.
+
+    A method's body reads only its own names: its flow and terms never look outside the method
+    but for its class's id (``self``), since Python does not let a method see the names of the
+    class body.  Its header runs in the class body and reads the names other members bind
+    (``@size.setter``, ``def f(self, k=scale)``): those terms are always worked out again.
+
+    Terms are memoised, and a term that meets itself (a loop-carried ``total += x``) is cut
+    where the walk met it again, so what is memoised there depends on which node was asked
+    first.  A part is therefore kept only when no term in its method was cut short (see
+    ``TermBuilder.cuts``): then every term the method's facts asked for depends on nothing
+    being built at the time, and the detectors, asking later and in their own order, get what
+    a fresh analysis gives.  A method worked out again asks in the order a fresh run does
+    (:func:`_facts` keeps its phases, skipping the parts it takes).
+    """
+
+    function: FunctionSem  # the method itself, without its decorators
+    nested: tuple[FunctionSem, ...]  # the functions and lambdas of its body, in source order
+    classes: tuple[ClassSem, ...]  # the classes of its body, in source order
+    calls: tuple[CallSem, ...]  # the calls of its body, in source order
+    stores: tuple[tuple[tuple[str, Term], ...], ...]  # its ``self.x = ...`` by statement kind
+    mentions: frozenset[str]  # the names its body reads
+
+
 class BlockSemantics:
     """A block's flow, terms and facts (built once per block text)."""
 
@@ -120,6 +158,14 @@ class BlockSemantics:
             self._facts = _facts(self)
         return self._facts
 
+    def facts_with(self, plan: MethodPlan) -> SemanticFacts:
+        """The facts, method by method: the plan's methods with a ``part`` give it, the others
+        are worked out and leave theirs in the plan (unless the facts were made already)."""
+        if self._facts is None:
+            self._facts = _facts(self, plan)
+            plan.applied = True
+        return self._facts
+
     def local_id(self, node: ast.AST) -> str:
         return self.flow.local_ids.get(node, "")
 
@@ -132,7 +178,7 @@ class BlockSemantics:
         return scope.local_id if scope.kind == "function" else None
 
 
-def _facts(sem: BlockSemantics) -> SemanticFacts:
+def _facts(sem: BlockSemantics, plan: MethodPlan | None = None) -> SemanticFacts:
     flow, terms, index = sem.flow, sem.terms, sem.index
     exports: list[tuple[str, Term, bool]] = []
     for name, (defs, maybe_old) in sorted(flow.exports.items()):
@@ -153,27 +199,38 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
     functions: list[FunctionSem] = []
     classes: list[ClassSem] = []
     ordered = sorted(flow.scopes.items(), key=lambda item: _position(item[0]))
-    for node, scope in ordered:
-        if scope.kind == "function":
-            functions.append(_function(sem, node, scope))
-        elif scope.kind == "class" and isinstance(node, ast.ClassDef):
-            classes.append(_class(sem, node, scope))
+    for member, run in stretches(ordered, plan, _scope_position):
+        if member is not None and member.part is not None:
+            functions.extend(member.part.nested)
+            classes.extend(member.part.classes)
+            continue
+        for node, scope in run:
+            if scope.kind == "function":
+                found = _method(sem, node, scope, plan)
+                functions.append(found)
+                if member is not None:
+                    member.nested.append(found)
+            elif scope.kind == "class" and isinstance(node, ast.ClassDef):
+                cls = _class(sem, node, scope, plan)
+                classes.append(cls)
+                if member is not None:
+                    member.classes.append(cls)
 
     calls: list[CallSem] = []
     numbers: dict[ast.AST, int] = {}
-    for call in index.nodes(ast.Call):
-        scope_id = sem.scope_id_of(call)
-        if scope_id is None:
-            numbers[call] = len(calls)  # module code (or a class body): on the timeline
-        withs = _withs(sem, call)
-        if scope_id is None or _arguments_matter(sem, call):
-            args = tuple(terms.expr(a) for a in call.args)
-            kwargs = tuple((kw.arg, terms.expr(kw.value)) for kw in call.keywords)
-        else:
-            args, kwargs = (), ()
-        once = scope_id is not None and _before_built(sem, call)
-        guards = branch_guards(sem, call) if scope_id is not None else ()
-        calls.append(CallSem(scope_id, terms.expr(call.func), args, kwargs, withs, once, guards))
+    for owner, stretch in stretches(index.nodes(ast.Call), plan, _line_col):
+        if owner is not None and owner.part is not None:
+            # No number needed: the timeline only looks for calls in module-level code.
+            calls.extend(owner.part.calls)
+            continue
+        for call in stretch:
+            scope_id = sem.scope_id_of(call)
+            if scope_id is None:
+                numbers[call] = len(calls)  # module code (or a class body): on the timeline
+            made = _call(sem, call, scope_id)
+            calls.append(made)
+            if owner is not None:
+                owner.calls.append(made)
     return SemanticFacts(
         tuple(exports),
         tuple(bindings),
@@ -183,9 +240,40 @@ def _facts(sem: BlockSemantics) -> SemanticFacts:
         tuple(calls),
         flow.module.star_import,
         _timeline(index.tree.body, numbers, index.parents),
-        _mentions(index.tree.body, flow.uses),
+        _mentions(index.tree.body, flow.uses, index.nodes(ast.Name), plan),
         _lazy_globals(sem, flow.global_writes),
     )
+
+
+def _call(sem: BlockSemantics, call: ast.Call, scope_id: str | None) -> CallSem:
+    terms = sem.terms
+    withs = _withs(sem, call)
+    if scope_id is None or _arguments_matter(sem, call):
+        args = tuple(terms.expr(a) for a in call.args)
+        kwargs = tuple((kw.arg, terms.expr(kw.value)) for kw in call.keywords)
+    else:
+        args, kwargs = (), ()
+    once = scope_id is not None and _before_built(sem, call)
+    guards = branch_guards(sem, call) if scope_id is not None else ()
+    return CallSem(scope_id, terms.expr(call.func), args, kwargs, withs, once, guards)
+
+
+def _method(
+    sem: BlockSemantics, node: ast.AST, scope: Scope, plan: MethodPlan | None
+) -> FunctionSem:
+    """A function's facts; a method the plan follows gives its body's from the earlier
+    version when it has them, and only its decorators (read in the class body) are new."""
+    member = plan.methods.get(node) if plan is not None else None
+    if member is None:
+        return _function(sem, node, scope)
+    if member.part is not None:
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        decorators = tuple(sem.terms.expr(d) for d in node.decorator_list)
+        kept = member.part.function
+        return kept if kept.decorators == decorators else replace(kept, decorators=decorators)
+    found = _function(sem, node, scope)
+    member.function = replace(found, decorators=()) if found.decorators else found
+    return found
 
 
 def _lazy_globals(
@@ -241,17 +329,34 @@ def _tests(test: ast.expr, name: str, *, unset: bool) -> bool:
 
 
 def _mentions(
-    body: list[ast.stmt], uses: Iterable[ast.Name]
+    body: list[ast.stmt],
+    uses: Mapping[ast.Name, object],
+    names: Sequence[ast.Name],
+    plan: MethodPlan | None,
 ) -> tuple[tuple[str, frozenset[str]], ...]:
+    """``uses`` are the names read (``names``: every name of the block, in source order)."""
     spans = [
         (stmt.name, stmt.lineno, stmt.end_lineno or stmt.lineno)
         for stmt in body
         if isinstance(stmt, ast.ClassDef)
     ]
     grouped: dict[str, set[str]] = {}
-    for use in uses:
-        owner = next((name for name, start, end in spans if start <= use.lineno <= end), "")
-        grouped.setdefault(owner, set()).add(use.id)
+    if plan is None:
+        for use in uses:
+            owner = next((name for name, start, end in spans if start <= use.lineno <= end), "")
+            grouped.setdefault(owner, set()).add(use.id)
+    else:
+        for member, run in stretches(names, plan, _line_col):
+            if member is not None and member.part is not None:
+                if member.part.mentions:  # a method of the block's one class: in its lines
+                    grouped.setdefault(plan.cls.name, set()).update(member.part.mentions)
+                continue
+            read = [name for name in run if name in uses]
+            for use in read:
+                owner = next((n for n, start, end in spans if start <= use.lineno <= end), "")
+                grouped.setdefault(owner, set()).add(use.id)
+            if member is not None:
+                member.mentions = frozenset(use.id for use in read)
     return tuple((owner, frozenset(names)) for owner, names in sorted(grouped.items()))
 
 
@@ -464,7 +569,9 @@ def _function(sem: BlockSemantics, node: ast.AST, scope: Scope) -> FunctionSem:
     )
 
 
-def _class(sem: BlockSemantics, node: ast.ClassDef, scope: Scope) -> ClassSem:
+def _class(
+    sem: BlockSemantics, node: ast.ClassDef, scope: Scope, plan: MethodPlan | None = None
+) -> ClassSem:
     terms = sem.terms
     local_id = sem.flow.local_ids.get(node, node.name)
     methods = tuple(
@@ -473,17 +580,27 @@ def _class(sem: BlockSemantics, node: ast.ClassDef, scope: Scope) -> ClassSem:
     self_term = Term("self", local_id)
     attributes: list[tuple[str, Term]] = []
     index = sem.index
-    for stmt in _attribute_stores(index):
-        if index.enclosing_class(stmt) is not node:
-            continue
-        if isinstance(stmt, ast.Assign):
-            for target in stmt.targets:
-                _self_targets(terms, target, stmt.value, self_term, attributes)
-        elif isinstance(stmt, ast.AnnAssign):
-            if stmt.value is not None:
-                _self_targets(terms, stmt.target, stmt.value, self_term, attributes)
-        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Attribute):
-            _self_targets(terms, stmt.target, stmt, self_term, attributes)
+    followed = plan if plan is not None and plan.cls is node else None
+    for kind, stores in enumerate(_attribute_stores(index)):
+        for member, run in stretches(stores, followed, _line_col):
+            if member is not None and member.part is not None:
+                attributes.extend(member.part.stores[kind])
+                continue
+            found: list[tuple[str, Term]] = []
+            for stmt in run:
+                if index.enclosing_class(stmt) is not node:
+                    continue
+                if isinstance(stmt, ast.Assign):
+                    for target in stmt.targets:
+                        _self_targets(terms, target, stmt.value, self_term, found)
+                elif isinstance(stmt, ast.AnnAssign):
+                    if stmt.value is not None:
+                        _self_targets(terms, stmt.target, stmt.value, self_term, found)
+                elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Attribute):
+                    _self_targets(terms, stmt.target, stmt, self_term, found)
+            attributes.extend(found)
+            if member is not None:
+                member.stores[kind].extend(found)
     class_attributes: list[tuple[str, Term]] = []
     for name, nodes in scope.bindings.items():
         class_attributes.extend((name, terms.binding(n)) for n in nodes)
@@ -499,25 +616,27 @@ def _class(sem: BlockSemantics, node: ast.ClassDef, scope: Scope) -> ClassSem:
     )
 
 
-def _attribute_stores(index: NodeIndex) -> list[ast.Assign | ast.AnnAssign | ast.AugAssign]:
-    """Assignments of the block with an attribute among their targets (``self.x = ...``)."""
+_Store = ast.Assign | ast.AnnAssign | ast.AugAssign
+
+
+def _attribute_stores(index: NodeIndex) -> tuple[list[_Store], ...]:
+    """Assignments of the block with an attribute among their targets (``self.x = ...``), one
+    list per statement kind (plain, annotated, augmented), each in source order."""
     found = index.memo.get("semantic.attribute_stores")
     if found is None:
-        found = []
-        kinds: tuple[type[ast.Assign | ast.AnnAssign | ast.AugAssign], ...] = (
-            ast.Assign,
-            ast.AnnAssign,
-            ast.AugAssign,
-        )
-        for kind in kinds:
-            for stmt in index.nodes(kind):
-                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        kinds: tuple[type[_Store], ...] = (ast.Assign, ast.AnnAssign, ast.AugAssign)
+        found = tuple(
+            [
+                stmt
+                for stmt in index.nodes(kind)
                 if any(
                     isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
-                    for t in targets
+                    for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
                     for n in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t])
-                ):
-                    found.append(stmt)
+                )
+            ]
+            for kind in kinds
+        )
         index.memo["semantic.attribute_stores"] = found
     return found
 
@@ -689,3 +808,167 @@ def _return_paths(
     if all(not guards and value.tag == "const" for value, guards in paths):
         return ()  # constants under no test that calls anything: not a test of where it runs
     return tuple(paths)
+
+
+# -- methods of a class block, reused across its versions -------------------------------------
+Position = tuple[int, int]
+_T = TypeVar("_T")
+_line_col = operator.attrgetter("lineno", "col_offset")
+
+
+def _scope_position(item: tuple[ast.AST, Scope]) -> Position:
+    return _position(item[0])
+
+
+class Method:
+    """A method of the class block: where it lies, and either what an earlier version of the
+    block gave for it (``part``) or what this version works out for it, to keep."""
+
+    __slots__ = (
+        "body",
+        "call_count",
+        "calls",
+        "classes",
+        "end",
+        "function",
+        "head",
+        "key",
+        "mentions",
+        "nested",
+        "part",
+        "stores",
+    )
+
+    def __init__(
+        self, key: MethodKey, head: Position, body: Position, end: Position, call_count: int
+    ) -> None:
+        self.key = key
+        self.head = head  # where its first decorator's line begins
+        self.body = body  # where its body begins: what lies before runs in the class body
+        self.end = end
+        self.call_count = call_count  # calls in its body
+        self.part: MethodSem | None = None
+        self.function: FunctionSem | None = None
+        self.nested: list[FunctionSem] = []
+        self.classes: list[ClassSem] = []
+        self.calls: list[CallSem] = []
+        self.stores: tuple[list[tuple[str, Term]], ...] = ([], [], [])
+        self.mentions: frozenset[str] = frozenset()
+
+    def take(self, part: MethodSem) -> bool:
+        """Reuse ``part``, kept under this method's key.  (One key, one tree: the count of
+        calls is a guard against a wrong cut, not a case.)"""
+        if len(part.calls) != self.call_count:
+            return False
+        self.part = part
+        return True
+
+    def made(self) -> MethodSem | None:
+        if self.part is not None:
+            return self.part
+        if self.function is None:
+            return None
+        return MethodSem(
+            self.function,
+            tuple(self.nested),
+            tuple(self.classes),
+            tuple(self.calls),
+            tuple(tuple(kind) for kind in self.stores),
+            self.mentions,
+        )
+
+
+class MethodPlan:
+    """The methods of a class block followed one by one (see :class:`MethodSem`)."""
+
+    def __init__(self, cls: ast.ClassDef, members: list[Method], nodes: list[ast.AST]) -> None:
+        self.cls = cls
+        self.members = members
+        self.methods = dict(zip(nodes, members, strict=True))
+        self.applied = False  # the facts were made with this plan (see ``facts_with``)
+
+    def kept(self, cuts: Sequence[ast.AST]) -> list[MethodSem | None]:
+        """Each method's part, to keep for the next version; None where a term in the method
+        was cut short (``cuts``: see ``TermBuilder.cuts``) or nothing was made."""
+        spoiled: set[int] = set()
+        heads = [member.head for member in self.members]
+        for node in cuts:
+            line = getattr(node, "lineno", None)
+            if line is None:
+                return [None] * len(self.members)
+            at = (line, getattr(node, "col_offset", 0))
+            k = bisect_right(heads, at) - 1
+            if k >= 0 and at <= self.members[k].end:
+                spoiled.add(k)
+        return [
+            member.made() if k not in spoiled else None for k, member in enumerate(self.members)
+        ]
+
+
+def plan_methods(sem: BlockSemantics, text: str) -> MethodPlan | None:
+    """The methods of a class block to follow one by one, ``text`` being what the block's tree
+    was parsed from.  Only a block that is one class has any: the methods the flow walked (a
+    method after a ``raise`` in the class body is not, and its calls then belong to no
+    function)."""
+    index = sem.index
+    body = index.tree.body
+    if len(body) != 1 or not isinstance(body[0], ast.ClassDef):
+        return None
+    cls = body[0]
+    flow = sem.flow
+    scoped = list(flow.local_ids.items())  # in source order (see ``BlockFlow._assign_ids``)
+    positions = [_position(node) for node, _ in scoped]
+    starts = _line_starts(text)
+    calls = index.nodes(ast.Call)
+    members: list[Method] = []
+    nodes: list[ast.AST] = []
+    for stmt in cls.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or stmt not in flow.scopes:
+            continue
+        first = stmt.decorator_list[0].lineno if stmt.decorator_list else stmt.lineno
+        head, start = (first, 0), _position(stmt.body[0])
+        end = (stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0)
+        low = bisect_left(positions, head)
+        ids = tuple(local for _, local in scoped[low : bisect_right(positions, end, lo=low)])
+        key = (text[starts[first - 1] : starts[end[0]]], ids)
+        count = bisect_right(calls, end, key=_line_col) - bisect_left(calls, start, key=_line_col)
+        members.append(Method(key, head, start, end, count))
+        nodes.append(stmt)
+    return MethodPlan(cls, members, nodes)
+
+
+def _line_starts(text: str) -> list[int]:
+    """Offsets of each line's start, then the text's end: line ``n`` is
+    ``text[starts[n - 1]:starts[n]]``."""
+    starts = [0]
+    at = text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    starts.append(len(text))
+    return starts
+
+
+def stretches(
+    items: Sequence[_T],
+    plan: MethodPlan | None,
+    position: Callable[[_T], Position],
+    *,
+    whole: bool = False,
+) -> Iterator[tuple[Method | None, Sequence[_T]]]:
+    """``items`` (in source order) cut into the stretches inside each planned method's body
+    (``whole``: the whole method, header included), with the method, and those outside any,
+    with None."""
+    if plan is None or not plan.members:
+        yield None, items
+        return
+    done = 0
+    for member in plan.members:
+        low = bisect_left(items, member.head if whole else member.body, lo=done, key=position)
+        high = bisect_right(items, member.end, lo=low, key=position)
+        if low > done:
+            yield None, items[done:low]
+        yield member, items[low:high]
+        done = high
+    if done < len(items):
+        yield None, items[done:]

@@ -141,13 +141,27 @@ class BlockFlow:
         return found
 
     def _scope_of(self, node: ast.AST) -> Scope:
+        child = node
         for parent in self.index.ancestors(node):
             found = self.scopes.get(parent)
             if found is not None:
+                if isinstance(parent, _DEFS) and _in_body_statement(child, node):
+                    return found  # the common case, without scanning the whole body
                 if isinstance(parent, (*FUNCTION_NODES, ast.ClassDef)) and _in_header(parent, node):
                     continue  # decorators, defaults and bases run in the enclosing scope
                 return found
+            child = parent
         return self.module
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _in_body_statement(child: ast.AST, node: ast.AST) -> bool:
+    """``node`` lies in ``child``, a statement of a def's or class's body: what
+    :func:`_in_header` finds scanning the body, at once.  (Every statement below a def or
+    class is in its body; anything else answers False and the scan decides.)"""
+    return isinstance(child, ast.stmt) and (node is child or _contains(child, node))
 
 
 def _in_header(scope_node: ast.AST, node: ast.AST) -> bool:

@@ -96,6 +96,11 @@ class TermBuilder:
         self._exprs: dict[ast.AST, Term] = {}
         self._bindings: dict[ast.AST, Term] = {}
         self._building: set[ast.AST] = set()
+        # Where a term was cut short: a binding met again while it was being built (a loop
+        # carrying a value), or a recursion too deep.  What is memoised around a cut depends
+        # on which node was asked first, so what a block's facts say there is not reused in
+        # another version of the block (see ``block.MethodSem``).
+        self.cuts: list[ast.AST] = []
 
     @property
     def index(self) -> NodeIndex:
@@ -139,11 +144,13 @@ class TermBuilder:
         if found is not None:
             return found
         if node in self._building:
+            self.cuts.append(node)
             return CYCLE
         self._building.add(node)
         try:
             term = self._binding(node)
         except RecursionError:
+            self.cuts.append(node)
             term = UNKNOWN
         finally:
             self._building.discard(node)
@@ -233,6 +240,7 @@ class TermBuilder:
         try:
             term = self._expr(node)
         except RecursionError:
+            self.cuts.append(node)
             term = UNKNOWN
         if term.size > MAX_SIZE:
             term = UNKNOWN
