@@ -24,6 +24,7 @@ from tflsp.analysis.registry import ModuleFact
 from tflsp.analysis.semantic.block import (
     EMPTY_SEMANTICS,
     BlockSemantics,
+    Mentions,
     Method,
     MethodKey,
     MethodPlan,
@@ -76,6 +77,9 @@ class BlockFacts:
     extra: tuple[tuple[str, object], ...] = ()
     # What the block tells the semantic model (bindings, functions, classes, calls).
     semantic: SemanticFacts = EMPTY_SEMANTICS
+    # The names it reads, by class (see BlockSemantics.mentions): outside the semantic facts,
+    # so that a name being typed does not make the module model change.
+    mentions: Mentions = ()
     # What each method of a class block contributed, for the block's next version (see
     # :class:`MethodFacts`): only made for a block being edited.  Not a fact: never compared.
     members: Mapping[MethodKey, MethodFacts] | None = field(default=None, compare=False, repr=False)
@@ -250,6 +254,7 @@ def extract_facts(
         called=frozenset(called),
         extra=extra,
         semantic=semantic,
+        mentions=semantics.mentions,
         members=_kept(plan, semantics, carried, own_functions, own_called),
     )
 

@@ -293,7 +293,11 @@ def build_summary(
         evaluator.invalidate((CLASSES,))
 
     graph_map = build_graph(model, previous.graph_map if previous is not None else None)
-    saving_flow = build_saving(model, previous.saving_flow if previous is not None else None)
+    saving_flow = build_saving(
+        model,
+        previous.saving_flow if previous is not None else None,
+        tuple(block.mentions for block in facts),
+    )
     stale_flow = stale_globals(
         model, graph_map, previous.stale_flow if previous is not None else None
     )

@@ -89,15 +89,15 @@ class SemanticFacts:
     # Module code in execution order: ("bind", name, loop) and ("call", index in ``calls``,
     # loop), where ``loop`` numbers the outermost module-level loop around it (-1: none).
     timeline: tuple[tuple[str, str | int, int], ...] = ()
-    # Names read, grouped by the top-level class whose lines hold the read ("" elsewhere):
-    # whether a class is used anywhere but inside itself.
-    mentions: tuple[tuple[str, frozenset[str]], ...] = ()
     # (name, local id of the writing function) of ``global_writes`` whose every write runs
     # only while the name is unset (``if X is None: X = ...``): created once, then left alone.
     lazy_globals: frozenset[tuple[str, str]] = frozenset()
 
 
 EMPTY_SEMANTICS = SemanticFacts((), (), (), (), (), (), False)
+
+# Names a block reads, by the top-level class whose lines hold them (see BlockSemantics).
+Mentions = tuple[tuple[str, frozenset[str]], ...]
 
 
 # A method of a class block as it reads when another member of the class is edited: its text
@@ -142,6 +142,7 @@ class BlockSemantics:
         self.flow = BlockFlow(index)
         self.terms = TermBuilder(self.flow)
         self._facts: SemanticFacts | None = None
+        self._mentions: Mentions = ()
         # Branch tests as terms (None: not a test of where code runs), and each statement
         # list's early exits (``if test: return``) by position, shared by the calls below.
         self.test_terms: dict[ast.expr, Term | None] = {}
@@ -155,16 +156,26 @@ class BlockSemantics:
     def facts(self) -> SemanticFacts:
         """Built on first use: detectors on a block being typed need the flow, not the facts."""
         if self._facts is None:
-            self._facts = _facts(self)
+            self._facts, self._mentions = _facts(self)
         return self._facts
 
     def facts_with(self, plan: MethodPlan) -> SemanticFacts:
         """The facts, method by method: the plan's methods with a ``part`` give it, the others
         are worked out and leave theirs in the plan (unless the facts were made already)."""
         if self._facts is None:
-            self._facts = _facts(self, plan)
+            self._facts, self._mentions = _facts(self, plan)
             plan.applied = True
         return self._facts
+
+    @property
+    def mentions(self) -> Mentions:
+        """Names read, grouped by the top-level class whose lines hold the read ("" elsewhere):
+        whether a class is used anywhere but inside itself.  Made with the facts, but not part
+        of them: a name typed in a function, read by nothing, changes no value the module model
+        works out, and typing one letter at a time reads a new name on every keystroke."""
+        if self._facts is None:
+            self._facts, self._mentions = _facts(self)
+        return self._mentions
 
     def local_id(self, node: ast.AST) -> str:
         return self.flow.local_ids.get(node, "")
@@ -178,7 +189,7 @@ class BlockSemantics:
         return scope.local_id if scope.kind == "function" else None
 
 
-def _facts(sem: BlockSemantics, plan: MethodPlan | None = None) -> SemanticFacts:
+def _facts(sem: BlockSemantics, plan: MethodPlan | None = None) -> tuple[SemanticFacts, Mentions]:
     flow, terms, index = sem.flow, sem.terms, sem.index
     exports: list[tuple[str, Term, bool]] = []
     for name, (defs, maybe_old) in sorted(flow.exports.items()):
@@ -231,7 +242,7 @@ def _facts(sem: BlockSemantics, plan: MethodPlan | None = None) -> SemanticFacts
             calls.append(made)
             if owner is not None:
                 owner.calls.append(made)
-    return SemanticFacts(
+    facts = SemanticFacts(
         tuple(exports),
         tuple(bindings),
         tuple(global_writes),
@@ -240,9 +251,9 @@ def _facts(sem: BlockSemantics, plan: MethodPlan | None = None) -> SemanticFacts
         tuple(calls),
         flow.module.star_import,
         _timeline(index.tree.body, numbers, index.parents),
-        _mentions(index.tree.body, flow.uses, index.nodes(ast.Name), plan),
         _lazy_globals(sem, flow.global_writes),
     )
+    return facts, _mentions(index.tree.body, flow.uses, index.nodes(ast.Name), plan)
 
 
 def _call(sem: BlockSemantics, call: ast.Call, scope_id: str | None) -> CallSem:
@@ -333,7 +344,7 @@ def _mentions(
     uses: Mapping[ast.Name, object],
     names: Sequence[ast.Name],
     plan: MethodPlan | None,
-) -> tuple[tuple[str, frozenset[str]], ...]:
+) -> Mentions:
     """``uses`` are the names read (``names``: every name of the block, in source order)."""
     spans = [
         (stmt.name, stmt.lineno, stmt.end_lineno or stmt.lineno)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from tflsp.analysis.semantic import values as v
-from tflsp.analysis.semantic.block import CallSem
+from tflsp.analysis.semantic.block import CallSem, Mentions
 from tflsp.analysis.semantic.evaluate import BlockParts
 from tflsp.analysis.semantic.graph import _may_run_local_code, callees
 from tflsp.analysis.semantic.imports import IMPORTED
@@ -116,7 +116,7 @@ class SavingFlow:
     # What it was built from: a next model with equal parts gets the same answers back.
     call_sites: BlockParts | None = field(default=None, compare=False, repr=False)
     sites: BlockParts | None = field(default=None, compare=False, repr=False)
-    mentions: tuple[object, ...] = field(default=(), compare=False, repr=False)
+    mentions: tuple[Mentions, ...] = field(default=(), compare=False, repr=False)
     calls: dict[str, tuple[tuple[int, int], ...]] | None = field(
         default=None, compare=False, repr=False
     )
@@ -208,7 +208,13 @@ class _Arguments:
         return v.join(passed)
 
 
-def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> SavingFlow:
+def build_saving(
+    model: ModuleModel,
+    previous: SavingFlow | None = None,
+    mentions: tuple[Mentions, ...] = (),
+) -> SavingFlow:
+    """What saving does to the module's classes; ``mentions`` are each block's names read
+    (:attr:`BlockSemantics.mentions`), for whether a class is used anywhere."""
     evaluator = model.evaluator
     arguments = _Arguments(model, previous)
     sites_parts = evaluator.block_parts(
@@ -219,7 +225,8 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
     )
     found_blocks = sites_parts.parts
     # The names each block reads (is a class used anywhere) matter too.
-    mentions = _mentions(model, previous)
+    if previous is not None and _same_parts(previous.mentions, mentions):
+        mentions = previous.mentions  # compared by identity next time
     if (
         previous is not None
         and model.edited is not None
@@ -270,7 +277,7 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
             saves.append(SaveSite(order, contents, fmt, None, in_function))
     classes: dict[str, ClassSaving] = {}
     outside = [load for load in loads if _from_outside(load, saves)]
-    used = _used_elsewhere(model) if outside else {}
+    used = _used_elsewhere(model, mentions) if outside else {}
     for gid in model.classes:
         inside = [s for s in saves if gid in s.contents]
         kept = [s for s in inside if s.format in ("keras", "h5", None)]
@@ -303,16 +310,6 @@ def build_saving(model: ModuleModel, previous: SavingFlow | None = None) -> Savi
         arguments.sites,
         bool(outside),
     )
-
-
-def _mentions(model: ModuleModel, previous: SavingFlow | None) -> tuple[object, ...]:
-    """Each block's mentions: the previous tuple itself when the edited blocks' are alike."""
-    edited = model.edited
-    if previous is not None and edited is not None and len(previous.mentions) == len(model.blocks):
-        before = previous.mentions
-        if all(before[k] == model.blocks[k].mentions for k in edited[0]):
-            return before
-    return tuple(facts.mentions for facts in model.blocks)
 
 
 def _same_parts(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
@@ -348,11 +345,11 @@ def _unaided(load: LoadSite, name: str) -> bool:
     return load.covers is not None and name not in load.covers
 
 
-def _used_elsewhere(model: ModuleModel) -> dict[str, bool]:
+def _used_elsewhere(model: ModuleModel, blocks: tuple[Mentions, ...]) -> dict[str, bool]:
     """Local class name -> is it read anywhere but inside its own class."""
     mentions: dict[str, set[str]] = {}
-    for facts in model.blocks:
-        for owner, names in facts.mentions:
+    for block in blocks:
+        for owner, names in block:
             mentions.setdefault(owner, set()).update(names)
     out: dict[str, bool] = {}
     for entry in model.classes.values():
