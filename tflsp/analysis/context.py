@@ -31,7 +31,7 @@ An unknown value makes ``is_instance_of`` false: a detector that cannot know sta
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from tflsp.analysis.diagnostics import Diagnostic, Edit, Fix
@@ -392,11 +392,18 @@ class BlockContext:
         parent = self.index.parent(fn)
         return parent if isinstance(parent, ast.ClassDef) else None
 
-    def keras_classes(self) -> Iterable[tuple[ast.ClassDef, str]]:
-        for cls in self.index.nodes(ast.ClassDef):
-            kind = self.keras_kind(cls)
-            if kind is not None:
-                yield cls, kind
+    def keras_classes(self) -> list[tuple[ast.ClassDef, str]]:
+        """The block's classes with a TF/Keras base kind, in source order (asked by many
+        detectors: found once per check)."""
+        classes = self.index.nodes(ast.ClassDef)
+        if not classes:
+            return []
+        found: list[tuple[ast.ClassDef, str]] | None = self.memo.get("context.keras_classes")
+        if found is None:
+            found = self.memo["context.keras_classes"] = [
+                (cls, kind) for cls in classes if (kind := self.keras_kind(cls)) is not None
+            ]
+        return found
 
     # -- reporting -----------------------------------------------------------------------
     def wants(self, *codes: str) -> bool:

@@ -20,6 +20,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.api import KERAS_DATASET_UTILITIES
@@ -99,9 +100,9 @@ def training_calls(ctx: BlockContext) -> list[TrainingCall]:
     if memo is not None:
         return memo
     found: list[TrainingCall] = []
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, methods=PARAMETERS):
         func = call.func
-        if not isinstance(func, ast.Attribute) or func.attr not in PARAMETERS:
+        if not isinstance(func, ast.Attribute):
             continue
         if func.attr == "search":
             if not _is_tuner(ctx, func.value):
@@ -134,9 +135,8 @@ def _compiled_here(ctx: BlockContext, receiver: ast.expr) -> bool:
         terms = ctx.semantics.terms
         compiled = ctx.memo["fit_calls.compiled"] = {
             terms.expr(call.func.value)
-            for call in ctx.index.nodes(ast.Call)
+            for call in calls_of(ctx, methods=("compile",))
             if isinstance(call.func, ast.Attribute)
-            and call.func.attr == "compile"
             and any(kw.arg in ("loss", "optimizer") for kw in call.keywords)
         }
     term = ctx.semantics.terms.expr(receiver)

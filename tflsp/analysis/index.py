@@ -76,6 +76,16 @@ class NodeIndex:
         out.sort(key=_position)
         return out
 
+    def has_functions(self) -> bool:
+        """Does the block define a function or a lambda?  Code outside them never runs in a
+        graph, so many detectors have nothing to look at in a block without any."""
+        by_type = self._by_type
+        return bool(
+            by_type.get(ast.FunctionDef)
+            or by_type.get(ast.AsyncFunctionDef)
+            or by_type.get(ast.Lambda)
+        )
+
     def mentioning(self, names: set[str] | frozenset[str]) -> set[ast.AST]:
         """Every node whose subtree holds a ``Name`` of one of ``names`` (the name included).
 

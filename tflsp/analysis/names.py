@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+from functools import lru_cache
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -49,6 +50,9 @@ _TF_ALIASES = {
 }
 
 
+# Asked for the same few hundred names over and over (every resolved name and chain of every
+# block): remembered.  Bounded, since a name being typed makes a new string per keystroke.
+@lru_cache(maxsize=8192)
 def canonical(qualname: str) -> str:
     for prefix in _KERAS_PREFIXES:
         if qualname == prefix or qualname.startswith(prefix + "."):

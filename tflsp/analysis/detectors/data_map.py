@@ -55,18 +55,15 @@ def _python_only(qualname: str | None) -> bool:
 
 @detector("TFL201")
 def python_in_dataset_map(ctx: BlockContext) -> None:
-    # Names through which a call can reach a library: imports (module or local) and open().
-    reachable = {"open", *ctx.summary.imports}
-    imports: list[ast.Import | ast.ImportFrom] = [
-        *ctx.index.nodes(ast.Import),
-        *ctx.index.nodes(ast.ImportFrom),
-    ]
-    for node in imports:
-        reachable.update(name for name, _ in import_bindings(node))
+    if not ctx.index.has_functions():
+        return  # what tf.data maps is a function or a lambda
+    reachable: set[str] | None = None
     for scope, params in _dataset_functions(ctx):
         calls = [c for c in ctx.index.nodes(ast.Call) if ctx.index.enclosing_function(c) is scope]
         if not calls:
             continue
+        if reachable is None:
+            reachable = _reachable(ctx)
         tainted = _tainted_names(ctx, scope, params)
         for call in calls:
             text = dotted(call.func)
@@ -83,6 +80,18 @@ def python_in_dataset_map(ctx: BlockContext) -> None:
                     call,
                     args={"callee": ctx.source(call.func), "function": function},
                 )
+
+
+def _reachable(ctx: BlockContext) -> set[str]:
+    """Names through which a call can reach a library: imports (module or local) and open()."""
+    reachable = {"open", *ctx.summary.imports}
+    imports: list[ast.Import | ast.ImportFrom] = [
+        *ctx.index.nodes(ast.Import),
+        *ctx.index.nodes(ast.ImportFrom),
+    ]
+    for node in imports:
+        reachable.update(name for name, _ in import_bindings(node))
+    return reachable
 
 
 def _dataset_functions(

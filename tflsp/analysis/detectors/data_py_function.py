@@ -16,8 +16,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Hashable, Sequence
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import EAGER_WRAPPERS, BlockContext
-from tflsp.analysis.detectors.saving_checkpoint import may_call
 from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.registry import detector, module_fact, watch
@@ -80,8 +80,10 @@ module_fact(FACT, _extract, _combine, reads_values=True)
 
 @detector("TFL208")
 def py_function_unknown_shape(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
-        if not may_call(ctx, call, _WRAPPER_NAMES) or ctx.call_name(call) not in EAGER_WRAPPERS:
+    if not ctx.index.has_functions():
+        return  # only wrappers called in functions are followed
+    for call in calls_of(ctx, _WRAPPER_NAMES, ctx.summary.imports):  # may_call, for all calls
+        if ctx.call_name(call) not in EAGER_WRAPPERS:
             continue
         fn = ctx.index.enclosing_function(call)
         info = ctx.graph_info(call)

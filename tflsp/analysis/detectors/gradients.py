@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.tape_flow import (
     GradientCall,
@@ -36,10 +37,7 @@ _VARIABLE_ATTRS = frozenset(
 @detector("TFL501")
 def apply_gradients_order(ctx: BlockContext) -> None:
     sources: set[str] | None = None
-    for call in ctx.index.nodes(ast.Call):
-        func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr == "apply_gradients"):
-            continue
+    for call in calls_of(ctx, methods=("apply_gradients",)):
         pairs = call.args[0] if call.args else ctx.keyword(call, "grads_and_vars")
         if isinstance(pairs, ast.keyword):
             pairs = pairs.value
@@ -75,9 +73,8 @@ def _variables_first(
 def _gradient_sources(ctx: BlockContext) -> set[str]:
     """Source texts of the block's ``x.gradient(target, sources)`` calls."""
     out = set()
-    for call in ctx.index.nodes(ast.Call):
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr == "gradient" and len(call.args) >= 2:
+    for call in calls_of(ctx, methods=("gradient",)):
+        if len(call.args) >= 2:
             out.add(ctx.source(call.args[1]))
     return out
 
@@ -135,9 +132,10 @@ def tape_gradient_twice(ctx: BlockContext) -> None:
 
 def _top_level_gradient_twice(ctx: BlockContext) -> None:
     """A second ``tape.gradient`` in its own top-level statement (script style)."""
-    again = dict(top_level_findings(ctx.summary).asked_again)
-    if not again:
+    asked_again = top_level_findings(ctx.summary).asked_again
+    if not asked_again:
         return
+    again = dict(asked_again)
     for stmt in ctx.tree.body:
         tape = again.get(statement_key(stmt)) if not isinstance(stmt, ast.With) else None
         if tape is None:
@@ -191,11 +189,9 @@ def _persistent_fix(ctx: BlockContext, tape: Tape) -> Fix | None:
 
 @detector("TFL506")
 def gradient_wrt_model(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, methods=("gradient", "jacobian")):
         func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr in ("gradient", "jacobian")):
-            continue
-        if not isinstance(func.value, ast.Name):
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
             continue
         source = call.args[1] if len(call.args) > 1 else None
         if source is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.tape_flow import (
     GradientCall,
@@ -96,11 +97,10 @@ def _global_constant(ctx: BlockContext, name: ast.Name) -> bool:
 
 def _module_level_sources(ctx: BlockContext) -> None:
     """``tape.gradient(y, x)`` as its own top-level statement, ``x = tf.constant(...)`` elsewhere."""
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, methods=("gradient",)):
         func = call.func
         if not (
             isinstance(func, ast.Attribute)
-            and func.attr == "gradient"
             and isinstance(func.value, ast.Name)
             and len(call.args) >= 2
             and ctx.index.enclosing_function(call) is None

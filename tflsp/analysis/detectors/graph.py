@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.graph_support import (
     DO_NOT_CONVERT,
@@ -35,9 +36,9 @@ from tflsp.analysis.registry import detector, watch
 
 @detector("TFL101")
 def print_in_graph(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
-        if not (isinstance(call.func, ast.Name) and call.func.id == "print"):
-            continue
+    if not ctx.index.has_functions():
+        return  # graph code is in functions
+    for call in calls_of(ctx, functions=("print",)):
         if ctx.resolve(call.func) != "builtins.print" or not ctx.in_graph(call):
             continue
         if _converts_builtins(ctx, call):
@@ -66,9 +67,11 @@ def _converts_builtins(ctx: BlockContext, node: ast.AST) -> bool:
 
 @detector("TFL102")
 def numpy_in_graph(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
+    if not ctx.index.has_functions():
+        return
+    for call in calls_of(ctx, methods=("numpy",)):
         func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr == "numpy") or call.args:
+        if call.args or not isinstance(func, ast.Attribute):
             continue
         if ctx.in_graph(call):
             span = ctx.attribute_span(func, end=call)
@@ -107,6 +110,7 @@ _FILE_WRITERS = frozenset(
     }
 )
 _FILE_WRITER_NAMES = frozenset(name.rpartition(".")[2] for name in _FILE_WRITERS)
+_SIDE_EFFECT_METHODS = _MUTATORS | _FILE_WRITER_NAMES
 
 
 def _outside_root(ctx: BlockContext, receiver: ast.expr) -> str | None:
@@ -232,7 +236,9 @@ def _store_targets(node: ast.stmt) -> list[ast.expr]:
 
 @detector("TFL103")
 def python_side_effect_in_graph(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
+    if not ctx.index.has_functions():
+        return
+    for call in calls_of(ctx, _SIDE_EFFECT_METHODS, _FILE_WRITER_NAMES):
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr in _MUTATORS:
             if not ctx.in_graph(call):
@@ -378,6 +384,8 @@ def _random_fix(ctx: BlockContext, call: ast.Call, name: str) -> Fix | None:
 
 @detector("TFL105")
 def python_random_in_graph(ctx: BlockContext) -> None:
+    if not ctx.index.has_functions():
+        return
     for call in ctx.index.nodes(ast.Call):
         func = call.func
         if not isinstance(func, ast.Attribute | ast.Name) or not may_come_from(
@@ -491,8 +499,10 @@ _STATEMENT_WORDS: dict[type[ast.If | ast.While | ast.IfExp | ast.Assert], str] =
 
 @detector("TFL112")
 def python_bool_of_tensor_outside_autograph(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
-        if not (isinstance(call.func, ast.Name) and call.func.id == "bool") or len(call.args) != 1:
+    if not ctx.index.has_functions():
+        return
+    for call in calls_of(ctx, functions=("bool",)):
+        if len(call.args) != 1:
             continue
         if ctx.resolve(call.func) != "builtins.bool" or not ctx.in_graph(call):
             continue

@@ -209,6 +209,8 @@ def _stale_names(ctx: BlockContext) -> dict[ast.AST, frozenset[str]]:
 
 @detector("TFL113")
 def python_value_captured_in_graph(ctx: BlockContext) -> None:
+    if not ctx.index.has_functions():
+        return  # only names read in functions are reported
     tops = _stale_names(ctx)
     global_names: set[str] = set().union(*tops.values()) if tops else set()
     closure_names = _closure_candidates(ctx)

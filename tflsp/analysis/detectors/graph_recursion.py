@@ -13,13 +13,20 @@ from tflsp.analysis.registry import detector
 
 @detector("TFL114")
 def recursive_tf_function(ctx: BlockContext) -> None:
+    if not ctx.index.has_functions():
+        return  # only calls made by functions are reported
     table = ctx.summary.recursion
+    # Per function: its id and the tf.functions it re-enters (asked once, not once per call).
+    callers: dict[ast.AST, tuple[str, frozenset[str] | None]] = {}
     for call in ctx.index.nodes(ast.Call):
         fn = ctx.index.enclosing_function(call)
         if not isinstance(fn, FUNCTION_TYPES):
             continue
-        caller = ctx.function_id(fn)
-        roots = table.get(caller)
+        known = callers.get(fn)
+        if known is None:
+            caller = ctx.function_id(fn)
+            known = callers[fn] = (caller, table.get(caller))
+        caller, roots = known
         if not roots:
             continue
         targets = [gid for gid in ctx.functions(call.func) if gid in roots]

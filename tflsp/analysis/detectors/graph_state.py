@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.graph_op_names import only_names_ops
 from tflsp.analysis.detectors.graph_support import (
@@ -15,7 +16,6 @@ from tflsp.analysis.detectors.graph_support import (
     attribute_origins,
     holds_variable,
     is_tensor_expr,
-    last_name,
     method_self,
     same_target,
     self_attribute,
@@ -243,10 +243,13 @@ def _guarded(ctx: BlockContext, node: ast.AST) -> bool:
     return False
 
 
+_VARIABLE = ("Variable",)
+
+
 @detector("TFL111")
 def variable_created_per_call(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
-        if last_name(call.func) != "Variable" or ctx.resolve(call.func) not in VARIABLE_FACTORIES:
+    for call in calls_of(ctx, _VARIABLE, _VARIABLE):
+        if ctx.resolve(call.func) not in VARIABLE_FACTORIES:
             continue
         info = ctx.graph_info(call)
         if info is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from tflsp.analysis.block_names import attributes_named, calls_of, stored_names
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.graph_support import (
     FUNCTION_TYPES,
@@ -94,11 +95,16 @@ def _target_names(target: ast.expr) -> set[str]:
     return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
 
-def _rebinds(body: list[ast.stmt], name: str) -> bool:
-    for stmt in body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
-                return True
+def _rebinds(ctx: BlockContext, loop: ast.For | ast.AsyncFor, name: str) -> bool:
+    """Does a statement of the body of ``loop`` store ``name``?"""
+    parents = ctx.index.parents
+    for store in stored_names(ctx).get(name, ()):
+        child: ast.AST = store
+        parent = parents.get(child)
+        while parent is not None and parent is not loop:
+            child, parent = parent, parents.get(parent)
+        if parent is loop and child in loop.body:
+            return True
     return False
 
 
@@ -108,7 +114,7 @@ def _is_loop_counter(ctx: BlockContext, name: ast.Name) -> bool:
             return False
         if isinstance(parent, (ast.For, ast.AsyncFor)):
             if name.id in _counter_names(ctx, parent.target, parent.iter):
-                return not _rebinds(parent.body, name.id)
+                return not _rebinds(ctx, parent, name.id)
             if name.id in _target_names(parent.target):
                 return False
         elif isinstance(parent, _COMPREHENSIONS):
@@ -274,14 +280,18 @@ def _depends_on(
 
 def _loop_target_names(ctx: BlockContext) -> set[str]:
     names: set[str] = set()
-    loops: list[ast.For | ast.AsyncFor] = [
-        *ctx.index.nodes(ast.For),
-        *ctx.index.nodes(ast.AsyncFor),
-    ]
-    for loop in loops:
-        names |= _target_names(loop.target)
-    for gen in ctx.index.nodes(ast.comprehension):
-        names |= _target_names(gen.target)
+    loops: tuple[list[ast.For], list[ast.AsyncFor], list[ast.comprehension]] = (
+        ctx.index.nodes(ast.For),
+        ctx.index.nodes(ast.AsyncFor),
+        ctx.index.nodes(ast.comprehension),
+    )
+    for nodes in loops:
+        for loop in nodes:
+            target = loop.target
+            if isinstance(target, ast.Name):
+                names.add(target.id)
+            else:
+                names |= _target_names(target)
     return names
 
 
@@ -325,9 +335,9 @@ _RENAMED = {
 
 @detector("TFL107")
 def deprecated_run_functions_eagerly(ctx: BlockContext) -> None:
-    for node in ctx.index.nodes(ast.Attribute):
-        new = _RENAMED.get(node.attr)
-        if new is None or ctx.resolve(node) != f"tensorflow.config.{node.attr}":
+    for node in attributes_named(ctx, _RENAMED):
+        new = _RENAMED[node.attr]
+        if ctx.resolve(node) != f"tensorflow.config.{node.attr}":
             continue
         text = f"{ctx.source(node.value)}.{new}"
         ctx.report(
@@ -349,6 +359,7 @@ _SWITCH_NAMES = frozenset(
     {"run_functions_eagerly", "experimental_run_functions_eagerly", "enable_debug_mode"}
 )
 _GUARD_WORDS = ("debug", "eager")
+_COMPILE_OR_SWITCH = _SWITCH_NAMES | {"compile"}
 
 
 def _is_true(node: ast.AST | None) -> bool:
@@ -496,7 +507,7 @@ def _drop_keyword(ctx: BlockContext, call: ast.Call, kw: ast.keyword) -> Edit:
 
 @detector("TFL108")
 def eager_debug_left_on(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, _COMPILE_OR_SWITCH, _SWITCH_NAMES):
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "compile":
             kw = ctx.keyword(call, "run_eagerly")

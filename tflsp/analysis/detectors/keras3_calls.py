@@ -22,6 +22,7 @@ from functools import cache
 
 from tflsp.analysis import apidata
 from tflsp.analysis.apidata import Signature
+from tflsp.analysis.block_names import calls_of, keyword_calls
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.keras3_support import (
     data_class,
@@ -162,9 +163,7 @@ def _display(name: str) -> str:
 def keras3_removed_arguments(ctx: BlockContext) -> None:
     if ctx.keras_version != 3:
         return
-    for call in ctx.index.nodes(ast.Call):
-        if not any(kw.arg is not None for kw in call.keywords):
-            continue
+    for call in keyword_calls(ctx):
         target = callee(ctx, call)
         if target is None:
             continue
@@ -256,12 +255,8 @@ def keras3_moved_positional_arguments(ctx: BlockContext) -> None:
     if ctx.keras_version != 3:
         return
     names = _moved_names()
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, names, names):
         if not call.args or any(isinstance(a, ast.Starred) for a in call.args):
-            continue
-        func = call.func
-        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        if last not in names:
             continue
         target = callee(ctx, call, super_calls=True)
         if target is None or target.tf_keras is None or _passes_self(ctx, call):

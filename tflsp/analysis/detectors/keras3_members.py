@@ -15,6 +15,7 @@ import ast
 from functools import cache
 
 from tflsp.analysis import apidata
+from tflsp.analysis.block_names import attributes_named
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.keras3_support import (
     UNKNOWN_RECEIVER,
@@ -120,16 +121,16 @@ def _functional_arguments(positional: int, keywords: set[str | None]) -> bool:
 
 @cache
 def _removed_member_names() -> frozenset[str]:
-    """Every member name the data says Keras 3 removed: a cheap filter before resolving."""
-    return frozenset(key.rpartition(".")[2] for key in apidata.keras3_removed_members())
+    """Every member name the data says Keras 3 removed, and the model methods TF 2.6 removed:
+    a cheap filter before resolving."""
+    removed = (key.rpartition(".")[2] for key in apidata.keras3_removed_members())
+    return frozenset(removed) | _GONE_MODEL_METHODS.keys()
 
 
 @detector("TFL607", "TFL610")
 def keras3_removed_members(ctx: BlockContext) -> None:
-    names = _removed_member_names() | _GONE_MODEL_METHODS.keys()
-    for node in ctx.index.nodes(ast.Attribute):
-        if node.attr in names:
-            _check(ctx, node)
+    for node in attributes_named(ctx, _removed_member_names()):
+        _check(ctx, node)
 
 
 def _check(ctx: BlockContext, node: ast.Attribute) -> None:

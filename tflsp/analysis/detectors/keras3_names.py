@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tflsp.analysis import apidata
+from tflsp.analysis.block_names import name_chains
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors import keras_backend_names as kb
 from tflsp.analysis.detectors.keras3_support import (
@@ -33,7 +34,7 @@ from tflsp.analysis.detectors.keras3_support import (
     keras_root,
     raw_name,
 )
-from tflsp.analysis.detectors.migration import assigned, chain_root, is_outermost
+from tflsp.analysis.detectors.migration import assigned
 from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.registry import detector
 from tflsp.analysis.semantic import values as v
@@ -179,11 +180,8 @@ def _standalone(name: str) -> str | None:
 def keras3_missing_names(ctx: BlockContext) -> None:
     version = ctx.keras_version
     skip: set[str] = set()  # root names that held no TensorFlow or Keras name (a cheap filter)
-    for node in ctx.index.nodes(ast.Attribute):
-        if not is_outermost(ctx, node):
-            continue
-        root = chain_root(node)
-        if not isinstance(root, ast.Name) or root.id in skip:
+    for node, root in name_chains(ctx):
+        if root.id in skip:
             continue
         head = raw_name(ctx, root)
         head = head and tf2_spelling(head)

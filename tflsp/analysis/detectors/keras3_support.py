@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tflsp.analysis import apidata
 from tflsp.analysis.context import BlockContext
@@ -35,6 +36,7 @@ _GUARDS = frozenset(
 )
 
 
+@lru_cache(maxsize=4096)  # asked for every library name of every chain and call
 def keras_root(name: str) -> tuple[str, int] | None:
     """The Keras prefix of a raw library name and how many parts it spans."""
     for prefix, parts in _KERAS_ROOTS:

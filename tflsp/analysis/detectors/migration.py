@@ -11,8 +11,10 @@ name) before resolving anything.
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 
 from tflsp.analysis import apidata
+from tflsp.analysis.block_names import attributes_named, calls_of, name_chains
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors import keras_backend_names as kb
 from tflsp.analysis.detectors.tf1_names import DATASET_V1_METHODS, Removed, lookup
@@ -91,10 +93,7 @@ def raw_target(ctx: BlockContext, expr: ast.expr) -> str | None:
 @detector("TFL601")
 def tf1_removed_api(ctx: BlockContext) -> None:
     version = ctx.keras_version
-    for node in ctx.index.nodes(ast.Attribute):
-        root = chain_root(node)
-        if not isinstance(root, ast.Name) or not is_outermost(ctx, node):
-            continue
+    for node, root in name_chains(ctx):
         if root.id in ("self", "cls") or _parameter(ctx, root):
             continue  # an object, not a module
         # A cheap look at what the chain starts from first (aliases, ``tf1 = tf.compat.v1``
@@ -131,6 +130,7 @@ def _parameter(ctx: BlockContext, name: ast.Name) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)  # asked for every TensorFlow chain of every block
 def _removed_path(qual: str, version: int) -> tuple[str, str, Removed] | None:
     """``(path below tensorflow, removed key, entry)`` when ``qual`` does not exist on TF 2.21.
 
@@ -247,14 +247,9 @@ def _imports_compat_v1(summary: ModuleSummary) -> bool:
 def _dataset_v1_methods(ctx: BlockContext) -> None:
     if ctx.summary.derived("migration.imports_compat_v1", _imports_compat_v1):
         return  # tf.compat.v1 datasets still have these methods
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, methods=DATASET_V1_METHODS):
         func = call.func
-        if (
-            isinstance(func, ast.Attribute)
-            and func.attr in DATASET_V1_METHODS
-            and not call.args
-            and ctx.is_dataset(func.value)
-        ):
+        if isinstance(func, ast.Attribute) and not call.args and ctx.is_dataset(func.value):
             ctx.report(
                 "TFL601",
                 ctx.attribute_span(func, end=call),
@@ -280,14 +275,10 @@ def _tensorflow_devices(summary: ModuleSummary) -> bool:
 def deprecated_api(ctx: BlockContext) -> None:
     if ctx.summary.derived("migration.tensorflow_devices", _tensorflow_devices):
         _device_methods(ctx)
-    for call in ctx.index.nodes(ast.Call):
+    # Deprecated arguments that still run are TFL606's; ``lr=`` stays here because it fails
+    # (Keras 3) or silently keeps the default learning rate (Keras 2).
+    for call in calls_of(ctx, _GPU_CHECK, _GPU_CHECK, ("lr",)):
         func = call.func
-        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        # Deprecated arguments that still run are TFL606's; ``lr=`` stays here because it
-        # fails (Keras 3) or silently keeps the default learning rate (Keras 2).
-        renamed = any(kw.arg == "lr" for kw in call.keywords)
-        if last != "is_gpu_available" and not renamed:
-            continue  # cheap filter before resolving names
         name = ctx.resolve(func)
         if name is None:
             continue
@@ -295,21 +286,25 @@ def deprecated_api(ctx: BlockContext) -> None:
             ctx.report("TFL602", call, message="is_gpu_available", args={"name": ctx.source(func)})
         elif name.startswith("keras.optimizers.") and name.rpartition(".")[2][:1].isupper():
             _renamed_keyword(ctx, call)
-    for node in ctx.index.nodes(ast.Attribute):
+    for node in attributes_named(ctx, _DEPRECATED_ATTRIBUTES):
         if node.attr == "lr":
             _optimizer_lr(ctx, node)
         elif isinstance(node.value, (ast.Attribute, ast.Name)) and is_outermost(ctx, node):
             _keras_backend(ctx, node)
 
 
+_GPU_CHECK = ("is_gpu_available",)
+# ``.lr`` of an optimizer, and the keras.backend functions Keras 3 dropped (_keras_backend).
+_DEPRECATED_ATTRIBUTES = frozenset({"lr", *kb.MISSING_IN_KERAS3})
+
+
 def _device_methods(ctx: BlockContext) -> None:
     """``x.cpu()``/``x.gpu()`` on a TensorFlow tensor (a torch tensor has them too: the value
     decides, not the method name)."""
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, methods=("gpu", "cpu")):
         func = call.func
         if (
             isinstance(func, ast.Attribute)
-            and func.attr in ("gpu", "cpu")
             and not call.args
             and not call.keywords
             and ctx.is_instance_of(func.value, "tensor")
@@ -415,11 +410,8 @@ _CALLED_NAMES = frozenset(
 
 @detector("TFL603")
 def keras_module_called(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, _CALLED_NAMES, _CALLED_NAMES):
         func = call.func
-        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if last not in _CALLED_NAMES:
-            continue  # cheap filter before resolving names
         name = ctx.resolve(func)
         if name in MODULES:
             _module_call(ctx, call, func, name)

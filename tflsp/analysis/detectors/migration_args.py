@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.saving_paths import is_keras_model
 from tflsp.analysis.diagnostics import Edit
@@ -106,9 +107,7 @@ def _saves_to_keras_file(ctx: BlockContext, call: ast.Call, api: str) -> bool:
 @detector("TFL606")
 def deprecated_argument(ctx: BlockContext) -> None:
     keras3 = ctx.keras_version == 3
-    for call in ctx.index.nodes(ast.Call):
-        if not any(kw.arg in _KEYWORDS for kw in call.keywords):
-            continue  # cheap filter before resolving names
+    for call in calls_of(ctx, keywords=_KEYWORDS):  # a cheap filter before resolving names
         found = _table_for(ctx, call)
         if found is None:
             continue

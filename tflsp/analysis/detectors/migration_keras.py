@@ -6,6 +6,7 @@ import ast
 from collections.abc import Hashable, Iterator, Sequence
 from functools import partial
 
+from tflsp.analysis.block_names import stored_names
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.migration import raw_target
 from tflsp.analysis.diagnostics import Fix
@@ -156,6 +157,12 @@ def _module_values(ctx: BlockContext) -> tuple[dict[str, int], frozenset[str]]:
     return dict(flavors), symbolic
 
 
+def _module_symbolic(ctx: BlockContext) -> frozenset[str]:
+    """The top-level names holding symbolic tensors (the flavours left as they are)."""
+    value = ctx.summary.extra.get(KERAS_VALUES)
+    return value[1] if isinstance(value, tuple) else frozenset()
+
+
 def reads_global(ctx: BlockContext, name: ast.Name) -> bool:
     """``name`` reads a module-level binding (it is not a local of its function)."""
     fn = ctx.index.enclosing_function(name)
@@ -165,10 +172,17 @@ def reads_global(ctx: BlockContext, name: ast.Name) -> bool:
     every = [*params.posonlyargs, *params.args, *params.kwonlyargs, params.vararg, params.kwarg]
     if any(p is not None and p.arg == name.id for p in every):
         return False
-    return not any(
-        isinstance(n, ast.Name) and n.id == name.id and isinstance(n.ctx, ast.Store)
-        for n in ast.walk(fn)
-    )
+    return not any(_within(ctx, store, fn) for store in stored_names(ctx).get(name.id, ()))
+
+
+def _within(ctx: BlockContext, node: ast.AST, fn: ast.AST) -> bool:
+    parents = ctx.index.parents
+    parent = parents.get(node)
+    while parent is not None:
+        if parent is fn:
+            return True
+        parent = parents.get(parent)
+    return False
 
 
 def _possible_flavors(ctx: BlockContext) -> set[int]:
@@ -307,13 +321,18 @@ _FIX_KEYWORDS = frozenset({"axis", "keepdims"})
 
 @detector("TFL605")
 def tf_op_on_keras_input(ctx: BlockContext) -> None:
+    calls = ctx.index.nodes(ast.Call)
+    if not calls:
+        return  # only calls are reported
     symbolic = _symbolic_names(ctx)
-    _, module_symbolic = _module_values(ctx)
+    if symbolic is None:
+        return
+    module_symbolic = _module_symbolic(ctx)
     if not module_symbolic and not any(symbolic.values()):
         return
     candidates = set(module_symbolic).union(*symbolic.values())
     mentioning = ctx.index.mentioning(candidates)
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls:
         # Cheap filter first: a symbolic name must appear among the arguments.
         if call not in mentioning or not any(arg in mentioning for arg in _call_inputs(call)):
             continue
@@ -346,18 +365,26 @@ def _input_names(summary: ModuleSummary) -> list[str]:
     ]
 
 
-def _symbolic_names(ctx: BlockContext) -> dict[ast.AST | None, set[str]]:
-    """Per function (None: module level), the names that hold symbolic Keras tensors."""
+def _symbolic_names(ctx: BlockContext) -> dict[ast.AST | None, set[str]] | None:
+    """Per function (None: module level), the names that hold symbolic Keras tensors; None
+    when nothing in the block can hold one."""
     out: dict[ast.AST | None, set[str]] = {}
-    _, module_symbolic = _module_values(ctx)
+    module_symbolic = _module_symbolic(ctx)
     input_names = ctx.summary.derived("migration_keras.input_names", _input_names)
     if not module_symbolic and not any(ctx.contains(name) for name in input_names):
-        return out  # no keras.Input in sight: nothing can be symbolic
+        return None  # no keras.Input in sight: nothing can be symbolic
     statements: list[ast.Assign | ast.AnnAssign] = [
         *ctx.index.nodes(ast.Assign),
         *ctx.index.nodes(ast.AnnAssign),
     ]
     statements.sort(key=lambda s: (s.lineno, s.col_offset))
+    # A symbolic tensor starts at a keras.Input(...) call or at a read of a module name that
+    # holds one; every other value is symbolic only through those.  Without either, every name
+    # stays plain (and nothing is reported).
+    if not _reads_module_symbolic(ctx, module_symbolic) and not any(
+        _makes_input(ctx, stmt.value) for stmt in statements if stmt.value is not None
+    ):
+        return None
     for stmt in statements:
         if stmt.value is None:
             continue
@@ -366,7 +393,7 @@ def _symbolic_names(ctx: BlockContext) -> dict[ast.AST | None, set[str]]:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         flows = _produces_symbolic(ctx, stmt.value, names, module_symbolic)
         for target in targets:
-            for node in ast.walk(target):
+            for node in _target_names(target):
                 if isinstance(node, ast.Name):
                     if flows:
                         names.add(node.id)
@@ -375,16 +402,40 @@ def _symbolic_names(ctx: BlockContext) -> dict[ast.AST | None, set[str]]:
     return out
 
 
+def _target_names(target: ast.expr) -> list[ast.AST] | Iterator[ast.AST]:
+    """The nodes of an assignment target to look for names in (``self.x``: just ``self``)."""
+    if isinstance(target, ast.Name):
+        return [target]
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+        return [target.value]
+    return ast.walk(target)
+
+
+def _reads_module_symbolic(ctx: BlockContext, module: frozenset[str]) -> bool:
+    """Does the block read a module-level name holding a symbolic tensor?"""
+    return bool(module) and any(
+        reads_global(ctx, node) for node in ctx.index.nodes(ast.Name) if node.id in module
+    )
+
+
+def _makes_input(ctx: BlockContext, expr: ast.expr) -> bool:
+    """``keras.Input(...)`` (under any alias), the test :func:`_produces_symbolic` makes first."""
+    if not isinstance(expr, ast.Call):
+        return False
+    func = expr.func
+    last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    maybe_input = last == "Input" or isinstance(func, ast.Name)
+    return maybe_input and ctx.resolve(func) == "keras.Input"
+
+
 def _produces_symbolic(
     ctx: BlockContext, expr: ast.expr, names: set[str], module: frozenset[str]
 ) -> bool:
     if not isinstance(expr, ast.Call):
         return _is_symbolic(ctx, expr, names, module)
-    func = expr.func
-    last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    maybe_input = last == "Input" or isinstance(func, ast.Name)
-    if maybe_input and ctx.resolve(func) == "keras.Input":
+    if _makes_input(ctx, expr):
         return True
+    func = expr.func
     if not any(_is_symbolic(ctx, a, names, module) for a in _call_inputs(expr)):
         return False
     if isinstance(func, ast.Call):

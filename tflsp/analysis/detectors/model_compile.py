@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tflsp.analysis import model_setup as ms
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.registry import detector
 
@@ -89,10 +90,7 @@ class Setup:
 
 @detector("TFL801", "TFL803", "TFL804", "TFL805", "TFL806", "TFL807", "TFL808", "TFL809")
 def check_compile(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
-        func = call.func
-        if not isinstance(func, ast.Attribute) or func.attr != "compile":
-            continue
+    for call in calls_of(ctx, methods=("compile",)):
         setup = _setup(ctx, call)
         if setup is None:
             continue

@@ -70,6 +70,8 @@ _METHODS = {v.LOSS: "call", v.METRIC: "update_state"}
 
 @detector("TFL810")
 def check_loss_order(ctx: BlockContext) -> None:
+    if not ctx.index.has_functions():
+        return  # only the parameters of functions are looked at
     used: frozenset[str] | None = None
     for fn in ctx.index.functions():
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):

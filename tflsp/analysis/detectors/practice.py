@@ -12,6 +12,7 @@ import ast
 from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.graph_support import name_values
 from tflsp.analysis.index import NodeIndex
@@ -329,10 +330,9 @@ def _broadcast_against(ctx: BlockContext, ranks: Ranks, node: ast.AST, reduced: 
 @detector("TFL701")
 def reduction_without_axis(ctx: BlockContext) -> None:
     ranks: Ranks | None = None
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, _REDUCTION_NAMES, _REDUCTION_NAMES):
         func = call.func
-        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if last not in _REDUCTION_NAMES or not call.args or not _axis_missing(call):
+        if not call.args or not _axis_missing(call):
             continue
         if ctx.resolve(func) not in REDUCTIONS:
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import Fix
 from tflsp.analysis.registry import detector
@@ -78,10 +79,9 @@ def _fused_fix(ctx: BlockContext, call: ast.Call, inner: ast.Call, squasher: str
 
 @detector("TFL704")
 def log_of_probabilities(ctx: BlockContext) -> None:
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, _LOG_NAMES, _LOG_NAMES):
         func = call.func
-        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if last not in _LOG_NAMES or len(call.args) != 1 or call.keywords:
+        if len(call.args) != 1 or call.keywords:
             continue
         if ctx.resolve(func) not in LOGS:
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.saving_paths import argument, path_end, with_suffix_edit
 from tflsp.analysis.diagnostics import Fix
@@ -33,12 +34,15 @@ def may_call(ctx: BlockContext, call: ast.Call, names: tuple[str, ...]) -> bool:
     return isinstance(func, ast.Name) and func.id in ctx.summary.imports
 
 
+_CHECKPOINT = ("ModelCheckpoint",)
+
+
 @detector("TFL407")
 def checkpoint_path(ctx: BlockContext) -> None:
     if ctx.keras_version != 3 or not ctx.wants("TFL407"):
         return
-    for call in ctx.index.nodes(ast.Call):
-        if not may_call(ctx, call, ("ModelCheckpoint",)) or ctx.call_name(call) != CHECKPOINT:
+    for call in calls_of(ctx, _CHECKPOINT, ctx.summary.imports):  # may_call, for all calls
+        if ctx.call_name(call) != CHECKPOINT:
             continue
         weights_only = _weights_only(ctx, call)
         if weights_only is None:

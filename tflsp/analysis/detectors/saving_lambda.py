@@ -15,8 +15,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Hashable, Sequence
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
-from tflsp.analysis.detectors.saving_checkpoint import may_call
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.registry import detector, module_fact, watch
 from tflsp.analysis.semantic import values as v
@@ -47,6 +47,9 @@ def _combine(values: Sequence[Hashable], summary: object) -> Hashable:
 module_fact(FACT, _extract, _combine)
 
 
+_LAMBDA = ("Lambda",)
+
+
 @detector("TFL408")
 def lambda_layer_saved(ctx: BlockContext) -> None:
     flow = ctx.summary.saving_flow
@@ -58,8 +61,8 @@ def lambda_layer_saved(ctx: BlockContext) -> None:
         return
     if ctx.summary.extra.get(FACT) is True or ctx.summary.has(UNSAFE):
         return
-    for call in ctx.index.nodes(ast.Call):
-        if not may_call(ctx, call, ("Lambda",)) or ctx.call_name(call) != LAMBDA:
+    for call in calls_of(ctx, _LAMBDA, ctx.summary.imports):  # may_call, for all calls
+        if ctx.call_name(call) != LAMBDA:
             continue
         if _in_class(ctx, call):
             continue

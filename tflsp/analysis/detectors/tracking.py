@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.tracking_holders import holder_classes
 from tflsp.analysis.detectors.tracking_support import (
@@ -81,12 +82,16 @@ def _keras_variable_fix(ctx: BlockContext, call: ast.Call) -> Fix | None:
     return ctx.fix(*edits, safe=False, new=f"{keras_name}.Variable")
 
 
+_VARIABLE = ("Variable",)
+_GET_VARIABLE = ("get_variable",)
+
+
 @detector("TFL301")
 def raw_variable_in_layer(ctx: BlockContext) -> None:
     if not has_keras_class(ctx):
         return
-    for call in ctx.index.nodes(ast.Call):
-        if last_name(call.func) != "Variable" or ctx.resolve(call.func) not in TF_VARIABLES:
+    for call in calls_of(ctx, _VARIABLE, _VARIABLE):
+        if ctx.resolve(call.func) not in TF_VARIABLES:
             continue
         method = keras_method(ctx, call)
         if method is None:
@@ -118,8 +123,8 @@ def _has_tf1_shim(ctx: BlockContext, fn: FunctionNode) -> bool:
 def get_variable_in_layer(ctx: BlockContext) -> None:
     if not has_keras_class(ctx):
         return
-    for call in ctx.index.nodes(ast.Call):
-        if last_name(call.func) != "get_variable" or ctx.resolve(call.func) != GET_VARIABLE:
+    for call in calls_of(ctx, _GET_VARIABLE, _GET_VARIABLE):
+        if ctx.resolve(call.func) != GET_VARIABLE:
             continue
         method = keras_method(ctx, call)
         if method is None:

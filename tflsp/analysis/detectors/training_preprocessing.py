@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.registry import detector, watch
 
@@ -47,14 +48,8 @@ def _layer_name(qualname: str | None) -> str | None:
 def preprocessing_not_adapted(ctx: BlockContext) -> None:
     if any(ctx.summary.has(setter) for setter in _STATE_SETTERS):
         return
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, _STATEFUL, _STATEFUL):
         func = call.func
-        if not isinstance(func, (ast.Name, ast.Attribute)):
-            continue
-        if isinstance(func, ast.Attribute) and func.attr not in _STATEFUL:
-            continue
-        if isinstance(func, ast.Name) and func.id not in _STATEFUL:
-            continue
         layer = _layer_name(ctx.qualname(func))
         if layer is None:
             continue

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import math
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.fit_calls import built_by, term_int, term_qualname
 from tflsp.analysis.registry import detector
@@ -125,7 +126,7 @@ def input_rank(ctx: BlockContext) -> None:
             "keras.models.Sequential",
         ):
             _walk(ctx, layers.elts, seen)
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, keywords=("input_shape",)):
         given = _kw(call, "input_shape")
         if given is None or call in seen:
             continue
