@@ -589,6 +589,37 @@ def test_tfl106_factory_called_in_a_loop() -> None:
     assert found(source, "TFL106") == [11]
 
 
+def test_tfl106_a_helper_makes_a_tf_function_only_when_all_it_returns_is_one() -> None:
+    # What a call of this module's function holds is what the function returns, whatever the
+    # arguments: a helper that may return a plain lambda, or a tensor, makes no tf.function.
+    source = """
+        import tensorflow as tf
+
+        def make_step(scale):
+            @tf.function
+            def step(x):
+                return x * scale
+            return step
+
+        def maybe_step(scale, eager):
+            if eager:
+                return lambda x: x * scale
+            return make_step(scale)
+
+        def apply(fn, x):
+            return fn(x)
+
+        for scale in [1.0, 2.0]:
+            step = make_step(scale)
+            other = maybe_step(scale, False)
+            mapped = apply(step, tf.ones([2]))
+            step(mapped)
+            other(mapped)
+            mapped(scale)
+    """
+    assert found(source, "TFL106") == [19]
+
+
 def test_tfl106_silent_when_nothing_says_the_outer_function_runs_again() -> None:
     # A test method runs once; a step function handed to strategy.run may run only while
     # an outer tf.function traces it.  A nested step the module calls in a loop still counts.

@@ -478,6 +478,28 @@ def test_top_level_functional_model_over_several_statements() -> None:
     assert hits(src, "TFL605") == [7]
 
 
+def test_symbolic_tensors_start_at_an_input_or_a_module_name_read_as_one() -> None:
+    # A function that neither calls keras.Input (under any alias) nor reads the module's
+    # symbolic ``inp`` (a parameter or a local of that name is another value) has none.
+    src = """
+    import keras
+    import tensorflow as tf
+    make_input = keras.Input
+    inp = keras.Input((3,))
+    def uses_parameter(inp):
+        return tf.nn.relu(inp)
+    def uses_global():
+        return tf.nn.relu(inp)
+    def shadows():
+        inp = tf.ones((1, 3))
+        return tf.nn.relu(inp)
+    def through_alias():
+        first = make_input((4,))
+        return tf.nn.relu(first + 1.0)
+    """
+    assert hits(src, "TFL605") == [9, 15]
+
+
 def test_names_rebound_by_a_training_loop_are_real_tensors() -> None:
     src = """
     import keras

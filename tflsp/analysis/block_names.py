@@ -124,19 +124,17 @@ def name_chains(ctx: BlockContext) -> list[tuple[ast.Attribute, ast.Name]]:
     found: list[tuple[ast.Attribute, ast.Name]] | None = ctx.memo.get(_CHAINS)
     if found is not None:
         return found
-    attributes = ctx.index.nodes(ast.Attribute)
     found = []
-    if attributes:
-        # An attribute is outermost unless it is the value of another attribute.
-        inner = {id(a.value) for a in attributes if isinstance(a.value, ast.Attribute)}
-        for node in attributes:
-            if id(node) in inner:
-                continue
-            root = node.value
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            if isinstance(root, ast.Name):
-                found.append((node, root))
+    parents = ctx.index.parents
+    for node in ctx.index.nodes(ast.Attribute):
+        parent = parents.get(node)
+        if isinstance(parent, ast.Attribute) and parent.value is node:
+            continue  # inside a longer chain
+        root = node.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name):
+            found.append((node, root))
     ctx.memo[_CHAINS] = found
     return found
 
@@ -161,8 +159,8 @@ def attributes_named(ctx: BlockContext, names: Collection[str]) -> list[ast.Attr
 
 
 def stored_names(ctx: BlockContext) -> dict[str, list[ast.Name]]:
-    """The block's stored names (``x`` of ``x = ...``, ``for x in``, ``del x``: a ``Name`` in
-    Store context) by identifier, in source order.  "Does this loop or function bind ``x``?"
+    """The block's stored names (``x`` of ``x = ...``, ``for x in``, ``with ... as x``: a
+    ``Name`` in Store context) by identifier, in source order.  "Does this loop or function bind ``x``?"
     is answered by climbing from these few nodes instead of walking the whole body."""
     found: dict[str, list[ast.Name]] | None = ctx.memo.get(_STORES)
     if found is None:

@@ -407,7 +407,7 @@ class BlockContext:
 
     # -- reporting -----------------------------------------------------------------------
     def wants(self, *codes: str) -> bool:
-        return any(code in self.enabled for code in codes)
+        return not self.enabled.isdisjoint(codes)
 
     def attribute_span(self, node: ast.Attribute, end: ast.AST | None = None) -> Span:
         """From the dot of ``value.attr`` to the end of ``end`` (default: the attribute)."""

@@ -43,6 +43,18 @@ def _makes_tf_function(ctx: BlockContext, call: ast.Call) -> bool:
         return True
     if not v.any_of(func, lambda x: x.kind == v.FUNCTION and x.is_local):
         return False  # print(), len(), a class...: not a wrapper of this module
+    if isinstance(call.func, ast.Name):
+        # Calling a function of this module gives what it returns, whatever the arguments:
+        # when one of them returns anything but a tf.function, so does the call, and its
+        # arguments need not be evaluated (most helpers return tensors or nothing).
+        evaluator = ctx.model.evaluator
+        for x in func:
+            if (
+                x.kind == v.FUNCTION
+                and x.is_local
+                and not all(_is_tf_function_value(r) for r in evaluator.returns(x.local_id))
+            ):
+                return False
     return v.all_of(ctx.value(call), _is_tf_function_value)
 
 

@@ -441,4 +441,6 @@ def _method_of(ctx: BlockContext, node: ast.AST, cls: ast.ClassDef) -> FunctionN
 
 def has_keras_class(ctx: BlockContext) -> bool:
     """Every TFL3 rule looks inside a Keras Layer/Model class; most blocks have none."""
+    if not ctx.index.nodes(ast.ClassDef):
+        return False
     return any(kind in ("layer", "model") for _, kind in ctx.keras_classes())
