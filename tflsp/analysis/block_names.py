@@ -112,7 +112,11 @@ def keyword_calls(ctx: BlockContext) -> list[ast.Call]:
     ``f(**kw)``), in source order."""
     calls = ctx.index.nodes(ast.Call)
     if len(calls) < _SMALL:
-        return [call for call in calls if any(kw.arg is not None for kw in call.keywords)]
+        return [
+            call
+            for call in calls
+            if call.keywords and any(kw.arg is not None for kw in call.keywords)
+        ]
     by_keyword = _call_table(ctx, calls)[2]
     return [calls[i] for i in sorted({i for found in by_keyword.values() for i in found})]
 

@@ -74,6 +74,8 @@ def _is_variable_target(ctx: BlockContext, stmt: ast.stmt, target: ast.expr) -> 
 # -- TFL104: Python attributes updated inside graph code -----------------------------------
 @detector("TFL104")
 def python_state_in_call(ctx: BlockContext) -> None:
+    if not ctx.index.nodes(ast.ClassDef):
+        return  # only attributes of ``self`` in methods are looked at
     for stmt in (*ctx.index.nodes(ast.AugAssign), *ctx.index.nodes(ast.Assign)):
         update = _self_update(stmt)
         if update is None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from tflsp.analysis import apidata
 from tflsp.analysis.apidata import Signature
@@ -181,6 +181,7 @@ def keras3_removed_arguments(ctx: BlockContext) -> None:
             _report_keyword(ctx, call, kw, target, signature)
 
 
+@lru_cache(maxsize=1024)  # the same few Keras callables over and over, from the API data only
 def _accepted(target: Callee, signature: Signature) -> frozenset[str] | None:
     """Every keyword Keras 3's callable takes; None when an unknown ``**kwargs`` may take more."""
     names = set(signature.names())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.index import NodeIndex
@@ -165,16 +166,17 @@ def module_holds_model(text: str | None, summary: ModuleSummary) -> bool:
 
 
 # -- TFL404 / TFL405 / TFL406: file names ----------------------------------------------------
+_SAVING_NAMES = ("save", "save_model", "save_weights", "load_weights", "load_model")
+
+
 @detector("TFL404", "TFL405", "TFL406")
 def save_paths(ctx: BlockContext) -> None:
     if not ctx.wants("TFL404", "TFL405", "TFL406"):
         return
     keras3 = ctx.keras_version == 3
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, _SAVING_NAMES, _SAVING_NAMES):
         func = call.func
         last = _last(func)
-        if last not in ("save", "save_model", "save_weights", "load_weights", "load_model"):
-            continue
         name = ctx.resolve(func)
         if name == LOAD_FUNCTION:
             if keras3:

@@ -110,14 +110,17 @@ class TapeFlow:
     def _find_tapes(self, blocks: list[ast.With | ast.AsyncWith]) -> None:
         ctx = self.ctx
         assigned: dict[tuple[int, str], list[tuple[Position, ast.Call]]] = {}
-        for assign in ctx.index.nodes(ast.Assign):
-            value = assign.value
-            if isinstance(value, ast.Call) and self._is_tape_call(value):
-                scope = ctx.index.enclosing_function(assign)
-                for target in assign.targets:
-                    if isinstance(target, ast.Name):
-                        key = (id(scope), target.id)
-                        assigned.setdefault(key, []).append((position(assign), value))
+        # Tapes made by an assignment only matter to ``with tape:`` (a name as the context):
+        # without one, the block's assignments need not be resolved.
+        if any(isinstance(item.context_expr, ast.Name) for block in blocks for item in block.items):
+            for assign in ctx.index.nodes(ast.Assign):
+                value = assign.value
+                if isinstance(value, ast.Call) and self._is_tape_call(value):
+                    scope = ctx.index.enclosing_function(assign)
+                    for target in assign.targets:
+                        if isinstance(target, ast.Name):
+                            key = (id(scope), target.id)
+                            assigned.setdefault(key, []).append((position(assign), value))
         for block in sorted(blocks, key=position):
             scope = ctx.index.enclosing_function(block)
             for item in block.items:

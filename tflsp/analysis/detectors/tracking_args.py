@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Hashable, Sequence
 
+from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.migration_args import drop_keyword
 from tflsp.analysis.detectors.tracking_support import local_class_kind
@@ -115,7 +116,7 @@ def _local_bases(ctx: BlockContext, cls: ast.ClassDef) -> list[str]:
 @detector("TFL307")
 def input_shape_on_subclassed_model(ctx: BlockContext) -> None:
     keras3 = ctx.keras_version == 3
-    for call in ctx.index.nodes(ast.Call):
+    for call in calls_of(ctx, keywords=SHAPE_KEYWORDS):
         kws = [kw for kw in call.keywords if kw.arg in SHAPE_KEYWORDS]
         if not kws:
             continue

@@ -25,6 +25,7 @@ from tflsp.analysis.fit_calls import (
 from tflsp.analysis.registry import detector, watch
 from tflsp.analysis.semantic.model import ModuleModel
 from tflsp.analysis.semantic.terms import Term
+from tflsp.analysis.summary import ModuleSummary
 
 _JOINS = frozenset({"numpy.concatenate", "numpy.hstack", "numpy.vstack", "numpy.append"})
 _CONSTANT_ARRAYS = frozenset(
@@ -43,9 +44,13 @@ _SHUFFLES = (".shuffle", ".permutation", ".permuted", "sklearn.utils.shuffle")
 watch(*_SHUFFLES)
 
 
+def _shuffles(summary: ModuleSummary) -> bool:
+    return any(summary.has(name) for name in _SHUFFLES)
+
+
 @detector("TFL819")
 def split_of_ordered_labels(ctx: BlockContext) -> None:
-    if any(ctx.summary.has(name) for name in _SHUFFLES):
+    if ctx.summary.derived("training_ordered.shuffles", _shuffles):
         return
     for fit in training_calls(ctx):
         if fit.method not in FITTING:

@@ -13,6 +13,7 @@ import ast
 from tflsp.analysis.block_names import calls_of
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.registry import detector, watch
+from tflsp.analysis.summary import ModuleSummary
 
 # layer -> (the arguments that give it its state, message id)
 _STATEFUL: dict[str, tuple[tuple[str, ...], str]] = {
@@ -44,9 +45,13 @@ def _layer_name(qualname: str | None) -> str | None:
     return None
 
 
+def _sets_state(summary: ModuleSummary) -> bool:
+    return any(summary.has(setter) for setter in _STATE_SETTERS)
+
+
 @detector("TFL812")
 def preprocessing_not_adapted(ctx: BlockContext) -> None:
-    if any(ctx.summary.has(setter) for setter in _STATE_SETTERS):
+    if ctx.summary.derived("training_preprocessing.sets_state", _sets_state):
         return
     for call in calls_of(ctx, _STATEFUL, _STATEFUL):
         func = call.func

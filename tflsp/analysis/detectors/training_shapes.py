@@ -116,11 +116,20 @@ def _text(shape: Shape) -> str:
 
 @detector("TFL818")
 def input_rank(ctx: BlockContext) -> None:
+    calls = ctx.index.nodes(ast.Call)
+    if not calls:
+        return  # only calls build layers
     seen: set[ast.Call] = set()
     # Cheap syntactic filters first (a literal list argument, an input_shape keyword): name
     # resolution is the costly part, and most calls have neither.
-    for call in ctx.index.nodes(ast.Call):
-        layers = call.args[0] if call.args else _kw(call, "layers")
+    for call in calls:
+        layers: ast.expr | None
+        if call.args:
+            layers = call.args[0]
+        elif call.keywords:
+            layers = _kw(call, "layers")
+        else:
+            continue
         if isinstance(layers, (ast.List, ast.Tuple)) and ctx.call_name(call) in (
             "keras.Sequential",
             "keras.models.Sequential",
@@ -134,14 +143,12 @@ def input_rank(ctx: BlockContext) -> None:
         shape = _literal_shape(ctx, given)
         if layer is not None and shape is not None:
             _check(ctx, call, layer, shape, None)
-    _functional(ctx)
+    _functional(ctx, calls)
 
 
 # -- the functional API: ``LSTM(8)(inputs)`` with ``inputs = Input(literal shape)`` ----------
-def _functional(ctx: BlockContext) -> None:
-    model = ctx.model
-    terms = ctx.semantics.terms
-    for call in ctx.index.nodes(ast.Call):
+def _functional(ctx: BlockContext, calls: list[ast.Call]) -> None:
+    for call in calls:
         # A layer applied to one tensor: ``LSTM(8)(x)`` or ``lstm(x)``.
         if len(call.args) != 1 or not isinstance(call.func, (ast.Call, ast.Name)):
             continue
@@ -151,6 +158,8 @@ def _functional(ctx: BlockContext) -> None:
             continue
         if not ctx.is_instance_of(call.func, "layer"):
             continue
+        model = ctx.model
+        terms = ctx.semantics.terms
         layer = _term_layer(model, terms.expr(call.func), ctx.ordinal)
         if layer is None:
             continue
