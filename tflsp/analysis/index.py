@@ -72,7 +72,11 @@ class NodeIndex:
         return self._by_type.get(kind, [])  # type: ignore[return-value]
 
     def functions(self) -> list[FunctionNode]:
-        out: list[FunctionNode] = [*self.nodes(ast.FunctionDef), *self.nodes(ast.AsyncFunctionDef)]
+        plain: list[FunctionNode] = self.nodes(ast.FunctionDef)
+        coroutines: list[FunctionNode] = self.nodes(ast.AsyncFunctionDef)
+        if not coroutines or not plain:  # one list, already in source order
+            return list(plain or coroutines)
+        out = [*plain, *coroutines]
         out.sort(key=_position)
         return out
 

@@ -19,6 +19,7 @@ from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.migration import compat_branch
 from tflsp.analysis.names import _KERAS_ALIASES, canonical
 from tflsp.analysis.semantic import values as v
+from tflsp.analysis.semantic.terms import MAX_SIZE
 
 # Prefixes under which a name is a Keras name, with the number of dotted parts they take.
 _KERAS_ROOTS = (
@@ -60,7 +61,23 @@ def flavor_for(name: str, keras_version: int) -> str:
 
 def raw_name(ctx: BlockContext, expr: ast.AST) -> str | None:
     """The one library name ``expr`` refers to, as the code spells it (not canonicalised)."""
-    values = ctx.value(expr)
+    if isinstance(expr, ast.Attribute) and ctx.model.imported is None:
+        parts: list[str] = []
+        root: ast.expr = expr
+        while isinstance(root, ast.Attribute):
+            parts.append(root.attr)
+            root = root.value
+        if isinstance(root, ast.Name):
+            head = _one_name(ctx.value(root))
+            # The attributes of a library name are library names (only names another file of
+            # the workspace defines say otherwise): no need to evaluate each prefix.  A chain
+            # whose term the semantic model would cut is evaluated as it is.
+            if head is not None and ctx.semantics.terms.expr(root).size + len(parts) <= MAX_SIZE:
+                return ".".join((head, *reversed(parts)))
+    return _one_name(ctx.value(expr))
+
+
+def _one_name(values: v.Values) -> str | None:
     found: str | None = None
     for value in values:
         if value.kind not in (v.NAME, v.MODULE) or value.is_local or not value.ref:
