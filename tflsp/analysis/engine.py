@@ -242,7 +242,7 @@ class Analyzer:
                 for m, view in enumerate(edit.replaced)
             },
             [
-                (view.analysis.text, view.analysis.identity, keys[start + m])
+                (view.analysis.head, view.analysis.identity, keys[start + m])
                 for m, view in enumerate(edit.replaced)
             ],
         )
@@ -314,15 +314,17 @@ class Analyzer:
 
     def _assign_keys(self, edit: Edit, before: list[tuple[str, str, tuple[str, int]]]) -> None:
         """Each new view's identity while other blocks change (the semantic model's
-        dependencies and the cached findings are kept by identity); ``before`` are the (text,
+        dependencies and the cached findings are kept by identity); ``before`` are the (head,
         identity, key) of the views the edit replaced.
 
         A def or class is its head and which occurrence of that head it is.  Any other
         statement is known by its place, as its first line is what is being typed; but not by
         its rank among statements, or the first character of a new statement would renumber
         every statement below it and none could keep its findings.  Statements in the
-        unchanged stretches before and after the edited one (same texts, same order) keep
-        their numbers; edited ones keep those of the blocks they replace when the edit did not
+        unchanged stretches before and after the edited one (same heads, same order: the
+        blank lines and comments a block ends with change when a statement is typed after it,
+        and every block reading a name it binds would be checked again) keep their numbers;
+        edited ones keep those of the blocks they replace when the edit did not
         change the number of blocks, and get new numbers otherwise.  Blocks that keep their
         numbers keep their order relative to every other block, so what they read by identity
         means what it meant.  Kept views keep their identities, unless the defs and classes
@@ -330,20 +332,15 @@ class Analyzer:
         occurrence again.
         """
         start, stop, keys = edit.start, edit.stop, self._keys
-        texts = [edit.views[k].analysis.text for k in range(start, stop)]
+        heads = [edit.views[k].analysis.head for k in range(start, stop)]
         identities = [edit.views[k].analysis.identity for k in range(start, stop)]
-        n, m = len(before), len(texts)
+        n, m = len(before), len(heads)
         shorter = min(n, m)
         prefix = 0
-        while prefix < shorter and (
-            before[prefix][0] is texts[prefix] or before[prefix][0] == texts[prefix]
-        ):
+        while prefix < shorter and before[prefix][0] == heads[prefix]:
             prefix += 1
         suffix = 0
-        while suffix < shorter - prefix and (
-            before[n - 1 - suffix][0] is texts[m - 1 - suffix]
-            or before[n - 1 - suffix][0] == texts[m - 1 - suffix]
-        ):
+        while suffix < shorter - prefix and before[n - 1 - suffix][0] == heads[m - 1 - suffix]:
             suffix += 1
         for k in range(m):
             if identities[k] != STATEMENT:
