@@ -209,3 +209,19 @@ def test_a_fork_parses_nothing_its_parent_kept() -> None:
         views.parse_block = original  # type: ignore[assignment]
     assert parsed == []
     assert diagnostics(result) == diagnostics(analyzer().analyze(text))
+
+
+def test_a_statement_typed_below_an_import_keeps_the_import_s_identity() -> None:
+    # The import block ends with the blank lines and comment after it; typing a statement
+    # there splits them off.  The import is still the same statement: the blocks that read
+    # the name it binds must not all be checked again.
+    source = module(40).replace(
+        "import tensorflow as tf\n\n", "import tensorflow as tf\n\n\n# the steps\n", 1
+    )
+    warm = analyzer()
+    warm.analyze(source)
+    text = source.replace("\n\n\n# the steps\n", "\nt\n\n# the steps\n", 1)
+    with counting((Analyzer, "_place")) as counts:
+        result = warm.analyze(text)
+    assert counts["_place"] <= 4
+    assert diagnostics(result) == diagnostics(analyzer().analyze(text))

@@ -52,6 +52,12 @@ EDITS = [
         "    RATE = RATE / 2",
         "    RATE = RATE / 2\n    global PATH\n    PATH = 'other'",
     ),
+    # a global created once, lazily (and a function that becomes such a writer)
+    ("    RATE = RATE / 2", "    if RATE is None:\n        RATE = 0.5"),
+    (
+        "    return tf.reduce_sum(x)",
+        "    global PATH\n    if PATH is None:\n        PATH = 'p'\n    return tf.reduce_sum(x)",
+    ),
     # a method added to the class
     (
         "        return helper(x) * RATE",
@@ -89,6 +95,7 @@ def _tables(model: ModuleModel) -> dict[str, object]:
         "methods": {g: m for g, m in model._methods.items() if m},
         "shapes": {n: _positional(model, shape) for n, shape in model.name_shapes.items()},
         "star": model.star_import_at,
+        "lazy": model.lazy_global_writers(),
     }
 
 

@@ -14,6 +14,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 # Line breaks as Python (and LSP) count them.
 _LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
@@ -74,14 +75,14 @@ def _chunks_from(source: str, begin: int, line: int) -> Iterator[tuple[int, Chun
     """(offset, chunk) for the chunks of ``source`` from ``begin``, which must be the offset of
     a chunk (0, or where a chunk of the whole text starts) on 1-based line ``line``.  What is
     cut from there on depends only on the text from there on."""
-    starts = [begin]
-    starts.extend(m.start() + 1 for m in _START_RE.finditer(source, begin))
-    starts.append(len(source))
+    # Found as they are needed: a caller that recognises the rest of the text (resplit) stops
+    # early, and a keystroke must not scan the whole module for where its lines start.
     size = len(source)
+    ends = chain((m.start() + 1 for m in _START_RE.finditer(source, begin)), (size,))
     pending_start = -1
     pending_line = line
-    for k in range(len(starts) - 1):
-        start, end = starts[k], starts[k + 1]
+    start = begin
+    for end in ends:
         if pending_start < 0:
             pending_start, pending_line = start, line
         line += source.count("\n", start, end)
@@ -97,6 +98,7 @@ def _chunks_from(source: str, begin: int, line: int) -> Iterator[tuple[int, Chun
         if not keep_going:
             yield pending_start, Chunk(pending_line, source[pending_start:end])
             pending_start = -1
+        start = end
     if pending_start >= 0:
         yield pending_start, Chunk(pending_line, source[pending_start:])
 
@@ -151,7 +153,7 @@ def resplit(source: str, previous: Split | None = None) -> Split:
             k = bisect_left(offsets, offset - delta)
             if k < len(offsets) and offsets[k] == offset - delta:
                 shift = chunk.start_line - chunks[k].start_line
-                out_offsets.extend(o + delta for o in offsets[k:])
+                out_offsets.extend(map(delta.__add__, offsets[k:]))
                 if shift:
                     out_chunks.extend(Chunk(c.start_line + shift, c.text) for c in chunks[k:])
                 else:

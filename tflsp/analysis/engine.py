@@ -25,7 +25,7 @@ import ast
 import gc
 import logging
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 
 from tflsp.analysis.blocks import normalise_newlines
@@ -93,27 +93,43 @@ class ModuleResult:
 
 @dataclass(frozen=True)
 class _Placed:
-    """A block's diagnostics at one offset, and the findings and summary they came from."""
+    """A block's diagnostics at one offset, and the findings they came from: they hold under
+    any summary with the same core fingerprint whose tables still give what the detectors
+    read (``deps``)."""
 
     analysis: BlockAnalysis
-    summary: ModuleSummary
+    core: int  # the core fingerprint of the summary the findings were made under
     findings: list[Diagnostic]
     deps: Dependencies | None
     diagnostics: list[Diagnostic]
 
-    def valid_for(self, summary: ModuleSummary) -> bool:
-        """Do the findings still hold under another summary (same core, same reads)?"""
-        if self.summary is summary:
-            return True
+
+class _Check:
+    """Do kept placements hold under a new summary?  Made once per summary change, asked for
+    every kept view: when the summary says what changed since the one the placements hold for,
+    a placement holds unless it read one of those things, a set test per view."""
+
+    def __init__(self, summary: ModuleSummary, before: ModuleSummary | None) -> None:
         tables = summary.tracked
-        if tables is None or self.summary.tracked is None or self.deps is None:
+        self.tables = tables
+        self.core = summary.core_fingerprint
+        self.delta: frozenset[Hashable] | None = None
+        if (
+            tables is not None
+            and before is not None
+            and before.tracked is not None
+            and tables.delta is not None
+            and tables.predecessor == id(before.tracked)
+        ):
+            self.delta = tables.delta
+
+    def holds(self, entry: _Placed) -> bool:
+        deps = entry.deps
+        if self.tables is None or deps is None or entry.core != self.core:
             return False
-        if self.summary.core_fingerprint != summary.core_fingerprint:
-            return False
-        if tables.delta is not None and tables.predecessor == id(self.summary.tracked):
-            # Valid for the summary before this one: only what changed since can matter.
-            return self.deps.atoms.isdisjoint(tables.delta)
-        return tables.still_hold(self.deps)
+        if self.delta is not None:
+            return deps.atoms.isdisjoint(self.delta)
+        return self.tables.still_hold(deps)
 
 
 class Analyzer:
@@ -190,13 +206,14 @@ class Analyzer:
         findings: Generations[
             tuple[str, int, object], tuple[list[Diagnostic], Dependencies | None]
         ] = Generations(self._findings)
-        if self._complete:
+        summary = self._placed_for
+        if self._complete and summary is not None:
             # The findings the last analysis kept are in its placements.
             for ordinal, (view, entry) in enumerate(
                 zip(self._cutter.views, self._placed, strict=True)
             ):
                 if entry is not None:
-                    key = _findings_key(view.analysis, entry.summary, ordinal)
+                    key = _findings_key(view.analysis, summary, ordinal)
                     findings.put(key, (entry.findings, entry.deps))
         twin._findings = Generations(findings)
         twin._recovered = Generations(self._recovered)
@@ -225,7 +242,7 @@ class Analyzer:
                 for m, view in enumerate(edit.replaced)
             },
             [
-                (view.analysis.text, view.analysis.identity, keys[start + m])
+                (view.analysis.head, view.analysis.identity, keys[start + m])
                 for m, view in enumerate(edit.replaced)
             ],
         )
@@ -297,15 +314,17 @@ class Analyzer:
 
     def _assign_keys(self, edit: Edit, before: list[tuple[str, str, tuple[str, int]]]) -> None:
         """Each new view's identity while other blocks change (the semantic model's
-        dependencies and the cached findings are kept by identity); ``before`` are the (text,
+        dependencies and the cached findings are kept by identity); ``before`` are the (head,
         identity, key) of the views the edit replaced.
 
         A def or class is its head and which occurrence of that head it is.  Any other
         statement is known by its place, as its first line is what is being typed; but not by
         its rank among statements, or the first character of a new statement would renumber
         every statement below it and none could keep its findings.  Statements in the
-        unchanged stretches before and after the edited one (same texts, same order) keep
-        their numbers; edited ones keep those of the blocks they replace when the edit did not
+        unchanged stretches before and after the edited one (same heads, same order: the
+        blank lines and comments a block ends with change when a statement is typed after it,
+        and every block reading a name it binds would be checked again) keep their numbers;
+        edited ones keep those of the blocks they replace when the edit did not
         change the number of blocks, and get new numbers otherwise.  Blocks that keep their
         numbers keep their order relative to every other block, so what they read by identity
         means what it meant.  Kept views keep their identities, unless the defs and classes
@@ -313,20 +332,15 @@ class Analyzer:
         occurrence again.
         """
         start, stop, keys = edit.start, edit.stop, self._keys
-        texts = [edit.views[k].analysis.text for k in range(start, stop)]
+        heads = [edit.views[k].analysis.head for k in range(start, stop)]
         identities = [edit.views[k].analysis.identity for k in range(start, stop)]
-        n, m = len(before), len(texts)
+        n, m = len(before), len(heads)
         shorter = min(n, m)
         prefix = 0
-        while prefix < shorter and (
-            before[prefix][0] is texts[prefix] or before[prefix][0] == texts[prefix]
-        ):
+        while prefix < shorter and before[prefix][0] == heads[prefix]:
             prefix += 1
         suffix = 0
-        while suffix < shorter - prefix and (
-            before[n - 1 - suffix][0] is texts[m - 1 - suffix]
-            or before[n - 1 - suffix][0] == texts[m - 1 - suffix]
-        ):
+        while suffix < shorter - prefix and before[n - 1 - suffix][0] == heads[m - 1 - suffix]:
             suffix += 1
         for k in range(m):
             if identities[k] != STATEMENT:
@@ -495,7 +509,7 @@ class Analyzer:
                 continue
             level = severity.get(finding.code) or self.catalog[finding.code].severity
             out.append(_with_severity(finding, level).shifted(offset))
-        return _Placed(analysis, summary, findings, deps, out)
+        return _Placed(analysis, summary.core_fingerprint, findings, deps, out)
 
     def _cut(self, source: str) -> tuple[Edit, ModuleSummary]:
         """The views of ``source`` and the module summary."""
@@ -544,17 +558,11 @@ class Analyzer:
                 view = views[k]
                 placed[k] = self._place(view.analysis, summary, active, view.start_line - 1, k)
         else:
-            for k, view in enumerate(views):
-                entry = placed[k]
-                if entry is not None and not start <= k < stop and entry.valid_for(summary):
-                    if entry.summary is not summary:
-                        # New summary, same findings: the detectors' reads still hold.
-                        entry = _Placed(
-                            entry.analysis, summary, entry.findings, entry.deps, entry.diagnostics
-                        )
-                else:
-                    entry = self._place(view.analysis, summary, active, view.start_line - 1, k)
-                placed[k] = entry
+            check = _Check(summary, placed_for)
+            for k, entry in enumerate(placed):
+                if entry is None or start <= k < stop or not check.holds(entry):
+                    view = views[k]
+                    placed[k] = self._place(view.analysis, summary, active, view.start_line - 1, k)
         self._placed_for = summary
         diagnostics = [d for entry in placed if entry is not None for d in entry.diagnostics]
         self._cutter.rotate()
@@ -578,7 +586,7 @@ def _moved(entry: _Placed, lines: int) -> _Placed:
     """A placement ``lines`` further down (its block is the same, its diagnostics move)."""
     return _Placed(
         entry.analysis,
-        entry.summary,
+        entry.core,
         entry.findings,
         entry.deps,
         [d.shifted(lines) for d in entry.diagnostics],

@@ -8,19 +8,21 @@ moves lines leaves the module model, and every other block's cached findings, un
 
 A class is one block, however long.  While one of its methods is typed in, each version's facts
 keep what every method contributed (:class:`MethodFacts`, values only), and the next version
-takes over those of the methods the keystroke left alone instead of working them out again.
+takes over those of the methods the keystroke left alone instead of working them out again:
+the core and semantic facts, and the families' facts registered ``by_method``.
 """
 
 from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.method_parts import MethodBody, Piece, Pieces, Stretches
 from tflsp.analysis.names import dotted, import_bindings
-from tflsp.analysis.registry import ModuleFact
+from tflsp.analysis.registry import ByMethod, ModuleFact
 from tflsp.analysis.semantic.block import (
     EMPTY_SEMANTICS,
     BlockSemantics,
@@ -92,11 +94,14 @@ EMPTY_FACTS = BlockFacts((), (), (), frozenset())
 class MethodFacts:
     """What one method of a class block contributed to the block's facts, kept under its key
     (see :class:`~tflsp.analysis.semantic.block.MethodSem` for why a method's key covers it).
-    The core part is syntax within the method, header included."""
+    The core part is syntax within the method, header included; the families' parts are
+    what :mod:`tflsp.analysis.method_parts` lets them read."""
 
     semantic: MethodSem
     functions: tuple[FunctionFacts, ...]  # the method and its defs, lines counted from its first
     called: frozenset[str]  # what its calls call (see ``BlockFacts.called``)
+    # The families' facts made method by method: fact name -> the method's part.
+    extra: Mapping[str, Hashable] = field(default_factory=dict)
 
 
 def semantics_of(index: NodeIndex) -> BlockSemantics:
@@ -244,7 +249,16 @@ def extract_facts(
 
     # The family facts first: what they ask of the block's terms comes before what the
     # semantic facts ask, as it always has (see ``TermBuilder.cuts`` on why order matters).
-    extra = tuple((fact.name, fact.extract(index)) for fact in module_facts)
+    by_method = _MethodByMethod(index, plan, carried) if plan is not None and plan.members else None
+    extra = tuple(
+        (
+            fact.name,
+            fact.extract(index)
+            if by_method is None or fact.by_method is None
+            else by_method.value(fact.name, fact.by_method),
+        )
+        for fact in module_facts
+    )
     semantics = semantics_of(index)
     semantic = semantics.facts if plan is None else semantics.facts_with(plan)
     return BlockFacts(
@@ -255,8 +269,53 @@ def extract_facts(
         extra=extra,
         semantic=semantic,
         mentions=semantics.mentions,
-        members=_kept(plan, semantics, carried, own_functions, own_called),
+        members=_kept(
+            plan,
+            semantics,
+            carried,
+            own_functions,
+            own_called,
+            by_method.made if by_method is not None else {},
+        ),
     )
+
+
+class _MethodByMethod:
+    """The families' facts of a class block made method by method (see ``ByMethod``): the
+    methods an earlier version kept facts for give their parts, the others are worked out
+    and left in ``made`` for the next version."""
+
+    def __init__(
+        self, index: NodeIndex, plan: MethodPlan, carried: dict[Method, MethodFacts]
+    ) -> None:
+        self.index = index
+        self.plan = plan
+        self.carried = carried
+        self.made: dict[Method, dict[str, Hashable]] = {}
+        self._stretches: dict[bool, Stretches] = {}  # by whether the header is in
+
+    def value(self, name: str, split: ByMethod) -> Hashable:
+        stretches = self._stretches.get(split.header)
+        if stretches is None:
+            members = self.plan.members
+            stretches = self._stretches[split.header] = Stretches(
+                [(m.head if split.header else m.body, m.end) for m in members],
+                [m.head[0] for m in members],
+            )
+        places: list[Piece[Hashable] | None] = []
+        for k, (node, member) in enumerate(self.plan.methods.items()):
+            assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            kept = self.carried.get(member)
+            part = kept.extra.get(name, _UNMADE) if kept is not None else _UNMADE
+            if part is _UNMADE:
+                part = split.part(MethodBody(self.index, node, stretches, k))
+                self.made.setdefault(member, {})[name] = part
+            # None: the method is left to ``whole`` with the class body.
+            places.append(Piece(node, member.head[0], part) if part is not None else None)
+        return split.whole(self.index, Pieces(stretches, places))
+
+
+_UNMADE = object()  # no part kept for the method: make it
 
 
 def _kept(
@@ -265,6 +324,7 @@ def _kept(
     carried: dict[Method, MethodFacts],
     functions: dict[Method, list[FunctionFacts]],
     called: dict[Method, frozenset[str]],
+    extra: dict[Method, dict[str, Hashable]],
 ) -> dict[MethodKey, MethodFacts] | None:
     """What each method contributed, by key, for the block's next version."""
     if plan is None or not plan.applied:
@@ -275,9 +335,14 @@ def _kept(
             continue
         kept = carried.get(member)
         if kept is not None and kept.semantic is part:
-            out[member.key] = kept
+            made = extra.get(member)
+            # Parts made now join the kept ones (facts the last version had none for).
+            out[member.key] = kept if not made else replace(kept, extra={**kept.extra, **made})
         else:
             out[member.key] = MethodFacts(
-                part, tuple(functions.get(member, ())), called.get(member, frozenset())
+                part,
+                tuple(functions.get(member, ())),
+                called.get(member, frozenset()),
+                extra.get(member, {}),
             )
     return out

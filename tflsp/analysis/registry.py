@@ -28,6 +28,26 @@ class Detector:
 
 
 @dataclass(frozen=True)
+class ByMethod:
+    """A module fact whose value for a class block is put together from its methods' parts:
+    while one method is typed in, the others' parts are taken from the block's last version
+    (:mod:`tflsp.analysis.method_parts` says what a part may read).
+
+    ``part(body)`` gives what one method's ``MethodBody`` contributes, values only (never a
+    node: parts outlive their tree), or None to leave the method to ``whole`` (decided before
+    asking for any term); ``whole(index, pieces)`` gives the block's value from the methods'
+    ``Pieces`` and the nodes outside their stretches.  The fact's ``extract(index)`` must be
+    ``whole(index, NO_METHODS)``, and ``whole`` with any pieces must give what it gives
+    without them.  ``header``: a part reads its method's header too (its syntax only, never a
+    term there); otherwise the header is left to ``whole``.
+    """
+
+    part: Callable[[Any], Hashable]
+    whole: Callable[[Any, Any], Hashable]
+    header: bool = False
+
+
+@dataclass(frozen=True)
 class ModuleFact:
     """A family's own module-wide fact, for questions the shared summary does not answer.
 
@@ -49,6 +69,8 @@ class ModuleFact:
     # whenever the model changes; otherwise only when the blocks' extracted values, the
     # module's imports, functions and classes, or the names it resolved change.
     reads_values: bool = False
+    # The value is made method by method for a class block being typed in (see ByMethod).
+    by_method: ByMethod | None = None
 
 
 _DETECTORS: list[Detector] = []
@@ -82,9 +104,10 @@ def module_fact(
     combine: Callable[[Sequence[Hashable], Any], Hashable],
     *,
     reads_values: bool = False,
+    by_method: ByMethod | None = None,
 ) -> None:
     """Register a module-wide fact (see :class:`ModuleFact`)."""
-    _MODULE_FACTS[name] = ModuleFact(name, extract, combine, reads_values)
+    _MODULE_FACTS[name] = ModuleFact(name, extract, combine, reads_values, by_method)
 
 
 def _load() -> None:

@@ -24,8 +24,9 @@ from tflsp.analysis.dataflow_run import Flow, Note
 from tflsp.analysis.diagnostics import Edit, Fix
 from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import FunctionNode, NodeIndex
+from tflsp.analysis.method_parts import MethodBody, Pieces
 from tflsp.analysis.names import dotted
-from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.registry import ByMethod, detector, module_fact
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.terms import Term
 from tflsp.analysis.summary import EXTRA, ModuleSummary
@@ -111,33 +112,55 @@ def _module_program(index: NodeIndex) -> tuple[Program, list[ast.AST]]:
 
 
 def _extract(index: NodeIndex) -> Hashable:
+    return _block_facts(index, _randomness_in(index, index.nodes(ast.Call)))
+
+
+def _part(body: MethodBody) -> tuple[FunctionRandomness, ...]:
+    """The method and its defs: what their calls call, syntax only (its key's text), header
+    included (a call in a decorator or a default counts for the method, as in one go)."""
+    return _randomness_in(body.index, body.nodes(ast.Call))
+
+
+def _whole(index: NodeIndex, pieces: Pieces[tuple[FunctionRandomness, ...]]) -> Hashable:
+    # Each function's calls lie in one stretch (a method's, or one between methods): taken
+    # stretch by stretch, the functions come in the order of their first call, as in one go.
+    functions: list[FunctionRandomness] = []
+    for piece, run in pieces.cut(index.nodes(ast.Call)):
+        functions.extend(piece.part if piece is not None else _randomness_in(index, run))
+    return _block_facts(index, tuple(functions))
+
+
+def _block_facts(index: NodeIndex, functions: tuple[FunctionRandomness, ...]) -> Hashable:
     program, _ = _module_program(index)
+    if not program and not functions:
+        return None
+    return DataBlockFacts(program, functions)
+
+
+def _randomness_in(index: NodeIndex, calls: Sequence[ast.Call]) -> tuple[FunctionRandomness, ...]:
     # What each function calls, from the node index (one pass, no extra tree walks).
     found: dict[FunctionNode, tuple[set[str], set[str], set[str]]] = {}
-    for call in index.nodes(ast.Call):
+    for call in calls:
         text = dotted(call.func)
         if text is None:
             continue
         fn = index.enclosing_function(call)
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        callees, calls, refs = found.setdefault(fn, (set(), set(), set()))
+        callees, plain, refs = found.setdefault(fn, (set(), set(), set()))
         if "andom" in text:
             callees.add(text)
         if "." not in text:
-            calls.add(text)
+            plain.add(text)
         if text.endswith(_EAGER_WRAPPER_NAMES):
             target = call.args[0] if call.args else _keyword(call, "func")
             ref = dotted(target) if target is not None else None
             if ref is not None:
                 refs.add(ref.rpartition(".")[2])
-    functions = tuple(
+    return tuple(
         FunctionRandomness(fn.name, tuple(sorted(c)), tuple(sorted(n)), tuple(sorted(r)))
         for fn, (c, n, r) in found.items()
     )
-    if not program and not functions:
-        return None
-    return DataBlockFacts(program, functions)
 
 
 def _combine(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
@@ -189,7 +212,11 @@ def _combine(values: Sequence[Hashable], summary: ModuleSummary) -> Hashable:
     )
 
 
-module_fact(FACT, _extract, _combine, reads_values=True)
+# A class block has no module-level program (``compile_body`` skips a class): its value is
+# its functions', made method by method.
+module_fact(
+    FACT, _extract, _combine, reads_values=True, by_method=ByMethod(_part, _whole, header=True)
+)
 
 # A block's program: the names it mentions (reads or binds) and its hash; None: no program.
 _ProgramPart = tuple[frozenset[str], int] | None

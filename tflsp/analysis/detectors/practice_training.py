@@ -15,8 +15,9 @@ from tflsp.analysis.context import BlockContext
 from tflsp.analysis.detectors.tracking_support import canonical_kind, state_kind
 from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import NodeIndex
+from tflsp.analysis.method_parts import MethodBody, Pieces, line_col
 from tflsp.analysis.names import dotted, resolve_dotted
-from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.registry import ByMethod, detector, module_fact
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.terms import UNKNOWN as UNKNOWN_TERM
 from tflsp.analysis.semantic.terms import Term
@@ -70,32 +71,90 @@ def _candidates(index: NodeIndex) -> list[ast.Call]:
     ]
 
 
-def _site(index: NodeIndex, call: ast.Call, rank: int) -> Site:
+def _scope(index: NodeIndex, call: ast.Call) -> str:
     fn = index.enclosing_function(call)
-    scope = index.scope_id(fn) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) else ""
-    return (scope, rank, ast.dump(call))
+    return index.scope_id(fn) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) else ""
+
+
+def _site(index: NodeIndex, call: ast.Call, rank: int) -> Site:
+    return (_scope(index, call), rank, ast.dump(call))
+
+
+# A training candidate before it is ranked: (scope, code, method, receiver term).
+_Candidate = tuple[str, str, str, Term]
+# What a method's body gives: its callees, what its fit() calls shuffle, its candidates.
+_RandomPart = tuple[frozenset[str], tuple[Term, ...], tuple[_Candidate, ...]]
 
 
 def _extract_randomness(index: NodeIndex) -> Hashable:
     """Callee texts, whether ``fit`` shuffles arrays, and the candidate training calls."""
+    texts, fit_data, candidates = _randomness_in(index, index.nodes(ast.Call))
+    return _randomness(texts, [term for _, term in fit_data], [found for _, found in candidates])
+
+
+def _method_randomness(body: MethodBody) -> _RandomPart:
+    """A method's body: its calls' texts and code, the scope ids of its defs (names in its
+    text and local ids), and the terms of fit()'s data and of the receivers (a body reads
+    only its own names).  Ranks are given by ``whole``, which knows the calls before."""
+    texts, fit_data, candidates = _randomness_in(body.index, body.nodes(ast.Call))
+    return (
+        frozenset(texts),
+        tuple(term for _, term in fit_data),
+        tuple(found for _, found in candidates),
+    )
+
+
+def _whole_randomness(index: NodeIndex, pieces: Pieces[_RandomPart]) -> Hashable:
+    # The calls outside the methods' bodies in one go: they ask for terms in the order a
+    # fresh extraction does (every fit() first, then the receivers).
+    texts, fit_data, candidates = _randomness_in(index, pieces.outside(index.nodes(ast.Call)))
+    for piece in pieces.pieces:
+        texts |= piece.part[0]
+    fits = pieces.weave(fit_data, _part_fits)
+    return _randomness(texts, fits, pieces.weave(candidates, _part_candidates))
+
+
+def _randomness(texts: set[str], fits: list[Term], candidates: list[_Candidate]) -> Hashable:
+    training = tuple(  # (site, method, receiver term)
+        ((scope, rank, code), method, receiver)
+        for rank, (scope, code, method, receiver) in enumerate(candidates)
+    )
+    return (frozenset(texts), tuple(fits), training)
+
+
+def _part_fits(part: _RandomPart) -> tuple[Term, ...]:
+    return part[1]
+
+
+def _part_candidates(part: _RandomPart) -> tuple[_Candidate, ...]:
+    return part[2]
+
+
+def _randomness_in(
+    index: NodeIndex, calls: Sequence[ast.Call]
+) -> tuple[set[str], list[tuple[ast.Call, Term]], list[tuple[ast.Call, _Candidate]]]:
     texts: set[str] = set()
-    fit_data: list[Term] = []
-    for call in index.nodes(ast.Call):
+    fit_data: list[tuple[ast.Call, Term]] = []
+    chosen: list[tuple[ast.Call, ast.Attribute]] = []
+    for call in calls:
         func = call.func
         text = dotted(func)
         if text is not None:
             texts.add(text)
-        if isinstance(func, ast.Attribute) and func.attr == "fit":
-            data = _fit_data(index, call)
-            if data is not None:
-                fit_data.append(data)
+        if isinstance(func, ast.Attribute):
+            if func.attr == "fit":
+                data = _fit_data(index, call)
+                if data is not None:
+                    fit_data.append((call, data))
+            if func.attr in _TRAINING_METHODS or func.attr == "apply_gradients":
+                chosen.append((call, func))
+    # The receivers' terms after every fit()'s data, as they always were asked for.
     terms = semantics_of(index).terms
-    training = tuple(  # (site, method, receiver term)
-        (_site(index, call, rank), call.func.attr, terms.expr(call.func.value))
-        for rank, call in enumerate(_candidates(index))
-        if isinstance(call.func, ast.Attribute)
-    )
-    return (frozenset(texts), tuple(fit_data), training)
+    candidates = [
+        (call, (_scope(index, call), ast.dump(call), func.attr, terms.expr(func.value)))
+        for call, func in chosen
+    ]
+    return texts, fit_data, candidates
 
 
 def local_keras_kinds(summary: ModuleSummary) -> dict[str, str]:
@@ -217,7 +276,14 @@ def _verdict(summary: ModuleSummary, text: str) -> tuple[bool, str | None]:
     return _seeds(text, summary), _source_of(text, summary, local)
 
 
-module_fact(RANDOMNESS, _extract_randomness, _combine_randomness, reads_values=True)
+# Calls in a header run in the class body: left to ``whole``.
+module_fact(
+    RANDOMNESS,
+    _extract_randomness,
+    _combine_randomness,
+    reads_values=True,
+    by_method=ByMethod(_method_randomness, _whole_randomness),
+)
 
 
 @detector("TFL702")
@@ -249,13 +315,51 @@ def _may_matter(text: str) -> bool:
     return last[:1].isupper() or last == "clear_session" or "." not in text
 
 
+# (function id, callee texts) for the functions of a block, or of a method, in source order.
+_Callees = tuple[tuple[str, frozenset[str]], ...]
+
+
 def _extract_callees(index: NodeIndex) -> Hashable:
     """``(function id, callee texts)`` for the functions of the block; a call counts for every
     function around it, as in the summary's call graph."""
-    table: dict[ast.AST, set[str]] = {fn: set() for fn in index.functions()}
-    if not table:
+    functions = index.functions()
+    if not functions:
         return ()
-    for call in index.nodes(ast.Call):
+    table = _callees_in(index, functions, index.nodes(ast.Call))
+    return tuple((index.scope_id(fn), frozenset(texts)) for fn, texts in table.items())
+
+
+def _callees_part(body: MethodBody) -> _Callees:
+    """The method and its defs: the texts of calls in it (syntax only, header included: a call
+    in a decorator or a default counts for the method, as in the summary's call graph)."""
+    functions = sorted(
+        [*body.nodes(ast.FunctionDef), *body.nodes(ast.AsyncFunctionDef)], key=line_col
+    )
+    table = _callees_in(body.index, functions, body.nodes(ast.Call))
+    return tuple((body.index.scope_id(fn), frozenset(texts)) for fn, texts in table.items())
+
+
+def _whole_callees(index: NodeIndex, pieces: Pieces[_Callees]) -> _Callees:
+    # A call outside every method counts only for functions outside them (those of classes
+    # defined in the class body): the methods are the calls' outermost functions.
+    functions = index.functions()
+    table = _callees_in(index, pieces.outside(functions), pieces.outside(index.nodes(ast.Call)))
+    out: list[tuple[str, frozenset[str]]] = []
+    for piece, run in pieces.cut(functions):
+        if piece is not None:
+            out.extend(piece.part)
+        else:
+            out.extend((index.scope_id(fn), frozenset(table[fn])) for fn in run)
+    return tuple(out)
+
+
+def _callees_in(
+    index: NodeIndex, functions: Sequence[ast.AST], calls: Sequence[ast.Call]
+) -> dict[ast.AST, set[str]]:
+    table: dict[ast.AST, set[str]] = {fn: set() for fn in functions}
+    if not table:
+        return table
+    for call in calls:
         text = dotted(call.func)
         if text is None or not _may_matter(text):
             continue
@@ -263,7 +367,7 @@ def _extract_callees(index: NodeIndex) -> Hashable:
             found = table.get(scope)
             if found is not None:
                 found.add(text)
-    return tuple((index.scope_id(fn), frozenset(texts)) for fn, texts in table.items())
+    return table
 
 
 def _builds_model(text: str, summary: ModuleSummary, local: dict[str, str]) -> bool:
@@ -307,7 +411,12 @@ def _combine_builders(values: Sequence[Hashable], summary: ModuleSummary) -> Has
     return frozenset(builders.items())
 
 
-module_fact(BUILDERS, _extract_callees, _combine_builders)
+module_fact(
+    BUILDERS,
+    _extract_callees,
+    _combine_builders,
+    by_method=ByMethod(_callees_part, _whole_callees, header=True),
+)
 
 
 def _loop_body_of(ctx: BlockContext, node: ast.AST) -> ast.AST | None:

@@ -23,7 +23,8 @@ from tflsp.analysis.detectors.saving_checkpoint import may_call
 from tflsp.analysis.diagnostics import Fix
 from tflsp.analysis.facts import semantics_of
 from tflsp.analysis.index import NodeIndex
-from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.method_parts import MethodBody, Pieces
+from tflsp.analysis.registry import ByMethod, detector, module_fact
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.model import qualname_of
 from tflsp.analysis.semantic.saving import REGISTER, SCOPES, path_format
@@ -57,10 +58,35 @@ class CustomFunction:
     top_level: bool  # a module-level def: its name can be passed at the load
 
 
+_Calls = tuple[CompileCall | SaveCall, ...]
+
+
 def _extract(index: NodeIndex) -> Hashable:
+    return _finish(_calls_in(index, index.nodes(ast.Call)))
+
+
+def _part(body: MethodBody) -> _Calls:
+    """A method body's compile() and save() calls: their terms read only the method's names."""
+    return tuple(_calls_in(body.index, body.nodes(ast.Call)))
+
+
+def _whole(index: NodeIndex, pieces: Pieces[_Calls]) -> Hashable:
+    found: list[CompileCall | SaveCall] = []
+    for piece, run in pieces.cut(index.nodes(ast.Call)):
+        found.extend(piece.part if piece is not None else _calls_in(index, run))
+    return _finish(found)
+
+
+def _finish(found: list[CompileCall | SaveCall]) -> Hashable:
+    if not any(isinstance(x, CompileCall) for x in found):
+        found = [x for x in found if not isinstance(x, SaveCall)]
+    return tuple(found) or None
+
+
+def _calls_in(index: NodeIndex, calls: Sequence[ast.Call]) -> list[CompileCall | SaveCall]:
     terms = semantics_of(index).terms
     found: list[CompileCall | SaveCall] = []
-    for call in index.nodes(ast.Call):
+    for call in calls:
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "save":
             path = call.args[0] if call.args else None
@@ -80,9 +106,7 @@ def _extract(index: NodeIndex) -> Hashable:
         evidence = "loss" in keywords and bool(keywords & {"optimizer", "metrics"})
         if given:
             found.append(CompileCall(terms.expr(func.value), tuple(given), evidence))
-    if not any(isinstance(x, CompileCall) for x in found):
-        found = [x for x in found if not isinstance(x, SaveCall)]
-    return tuple(found) or None
+    return found
 
 
 def _items(node: ast.expr) -> list[ast.expr]:
@@ -162,7 +186,8 @@ def _is_register(model: object, decorator: Term, block: int) -> bool:
     return qualname_of(model.value(target, block)) == REGISTER  # type: ignore[attr-defined]
 
 
-module_fact(FACT, _extract, _combine, reads_values=True)
+# A compile() in a header runs in the class body: left to ``whole``.
+module_fact(FACT, _extract, _combine, reads_values=True, by_method=ByMethod(_part, _whole))
 
 
 @detector("TFL409")

@@ -19,13 +19,14 @@ weights.
 from __future__ import annotations
 
 import ast
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from tflsp.analysis.context import BlockContext
 from tflsp.analysis.facts import semantics_of
-from tflsp.analysis.index import NodeIndex
-from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.index import FunctionNode, NodeIndex
+from tflsp.analysis.method_parts import NO_METHODS, MethodBody, Pieces, lambda_lines
+from tflsp.analysis.registry import ByMethod, detector, module_fact
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.model import qualname_of
 from tflsp.analysis.semantic.terms import Term
@@ -59,31 +60,93 @@ class WeightFacts:
 
 
 def _loads(index: NodeIndex) -> list[ast.Call]:
+    return _loads_in(index.nodes(ast.Call))
+
+
+def _loads_in(calls: Sequence[ast.Call]) -> list[ast.Call]:
     return [
         call
-        for call in index.nodes(ast.Call)
+        for call in calls
         if isinstance(call.func, ast.Attribute)
         and call.func.attr == "load_weights"
         and isinstance(call.func.value, ast.Name)
     ]
 
 
+def _loaded_name(call: ast.Call) -> str:
+    return call.func.value.id  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class _MethodPart:
+    """What a method's body gives (see :func:`_part`)."""
+
+    # Its events in order: a load's site counted among the body's loads, a lambda's line (in
+    # an event's scope) from the method's first line.
+    events: tuple[Event, ...]
+    loads: int  # its load_weights() calls
+    loaded: frozenset[str]  # the names they load into
+    own: frozenset[str]  # ... those the method itself loads into (not a def or lambda in it)
+    init_builds: bool  # an ``__init__`` that builds the model itself
+    touched_later: frozenset[str]  # names its calls may build (a function: they run later)
+
+
 def _extract(index: NodeIndex) -> Hashable:
     """Only the names that matter here are followed in detail: module names this statement
     creates from a call, and names loaded into (a function's own names: only those).  For the
-    other blocks, the names their calls may build (:func:`_touched`) are enough."""
-    loads = _loads(index)
-    touched, touched_later = _touched(index)
-    classes = index.nodes(ast.ClassDef)
+    other blocks, the names their calls may build (:func:`_touched_in`) are enough."""
+    return _whole(index, NO_METHODS)
+
+
+def _part(body: MethodBody) -> _MethodPart | None:
+    """A method's body: the names its functions load into are followed there, from its own
+    syntax (the loads in its header are the method's too) and the terms of its body.  A
+    method with a class in its body is left to ``whole``: the names of a class body count as
+    the module's, which any statement of the block may load into."""
+    index, method = body.index, body.node
+    if body.nodes(ast.ClassDef):
+        return None
+    calls = body.nodes(ast.Call)
+    loads = _loads_in(calls)
+    header = _loads_in(body.header(ast.Call))
+    loaded = {(index.enclosing_function(c), _loaded_name(c)) for c in (*header, *loads)}
+    events: tuple[Event, ...] = ()
+    if loaded:
+        # Every name of the body is in a function (no class in it): followed where loaded.
+        names = {name for _, name in loaded}
+        sites = {id(call.func.value): site for site, call in enumerate(loads)}  # type: ignore[attr-defined]
+        found = _events(index, body.nodes(ast.Name), names, loaded, sites)
+        events = tuple(_moved(event, 0, -body.head) for event in found)
+    return _MethodPart(
+        events,
+        len(loads),
+        frozenset(_loaded_name(c) for c in loads),
+        frozenset(_loaded_name(c) for c in loads if index.enclosing_function(c) is method),
+        method.name == "__init__" and _init_builds(method),
+        # Every call of the body is in a function (no class in it): it runs later.
+        _touched_in(index, calls, in_function=True)[1],
+    )
+
+
+def _whole(index: NodeIndex, pieces: Pieces[_MethodPart]) -> Hashable:
+    calls = index.nodes(ast.Call)
+    loads, sites, offsets = _outside_loads(calls, pieces)
+    touched, touched_later = _touched_in(index, pieces.outside(calls))
+    classes = index.nodes(ast.ClassDef)  # all outside: a method with a class has no piece
     semantics = semantics_of(index) if loads or classes else None
+    inits = {piece.node: piece.part.init_builds for piece in pieces.pieces} if pieces.pieces else {}
     builds = (
-        tuple(semantics.local_id(cls) for cls in classes if _builds_itself(cls))
+        tuple(semantics.local_id(cls) for cls in classes if _builds_itself(cls, inits))
         if semantics is not None
         else ()
     )
-    loaded = {(index.enclosing_function(c), c.func.value.id) for c in loads}  # type: ignore[attr-defined]
+    loaded = {(index.enclosing_function(c), _loaded_name(c)) for c in loads}
     names = {name for _, name in loaded}
-    for assign in index.nodes(ast.Assign):
+    for method in pieces.pieces:
+        touched_later |= method.part.touched_later
+        loaded.update((method.node, name) for name in method.part.own)
+        names |= method.part.loaded
+    for assign in pieces.outside(index.nodes(ast.Assign)):
         target = assign.targets[0] if len(assign.targets) == 1 else None
         if isinstance(target, ast.Name) and isinstance(assign.value, ast.Call):
             fn = index.enclosing_function(assign)
@@ -93,16 +156,63 @@ def _extract(index: NodeIndex) -> Hashable:
         if builds or touched or touched_later:
             return WeightFacts((), builds, touched, touched_later)
         return None
-    semantics = semantics or semantics_of(index)
-    terms = semantics.terms
+    if not pieces.pieces:
+        events = _events(index, index.nodes(ast.Name), names, loaded, sites)
+        return WeightFacts(tuple(events), builds, touched, touched_later)
+    events = []
+    # Every event of a stretch happens in it: sorted stretch by stretch, they come in the
+    # order one sort gives.
+    for piece, run in pieces.cut(index.nodes(ast.Name)):
+        if piece is None:
+            events.extend(_events(index, run, names, loaded, sites))
+        else:
+            offset = offsets[piece.node]
+            events.extend(_moved(event, offset, piece.head) for event in piece.part.events)
+    return WeightFacts(tuple(events), builds, touched, touched_later)
+
+
+def _outside_loads(
+    calls: Sequence[ast.Call], pieces: Pieces[_MethodPart]
+) -> tuple[list[ast.Call], dict[int, int], dict[ast.AST, int]]:
+    """The loads outside the methods' bodies, their sites (by receiver) among all of the
+    block's loads, and where each method's sites begin."""
+    if not pieces.pieces:
+        loads = _loads_in(calls)
+        if not loads:
+            return loads, {}, {}
+        return loads, {id(call.func.value): k for k, call in enumerate(loads)}, {}  # type: ignore[attr-defined]
+    loads = []
+    sites: dict[int, int] = {}
+    offsets: dict[ast.AST, int] = {}
+    count = 0
+    for piece, run in pieces.cut(calls):
+        if piece is not None:
+            offsets[piece.node] = count
+            count += piece.part.loads
+            continue
+        for call in _loads_in(run):
+            sites[id(call.func.value)] = count  # type: ignore[attr-defined]
+            count += 1
+            loads.append(call)
+    return loads, sites, offsets
+
+
+def _events(
+    index: NodeIndex,
+    nodes: Sequence[ast.Name],
+    names: set[str],
+    loaded: Collection[tuple[ast.AST | None, str]],
+    sites: dict[int, int],
+) -> list[Event]:
+    """The events of the followed ``names`` among ``nodes``, in the order they happen."""
+    terms = semantics_of(index).terms
     events: list[tuple[tuple[int, int], Event]] = []
-    load_sites = {id(call.func.value): site for site, call in enumerate(loads)}  # type: ignore[attr-defined]
-    for node in index.nodes(ast.Name):
+    for node in nodes:
         if node.id not in names:
             continue
         fn = index.enclosing_function(node)
         if fn is not None and (fn, node.id) not in loaded:
-            continue  # a function's use of a module name: _touched() covers it
+            continue  # a function's use of a module name: _touched_in() covers it
         scope = index.scope_id(fn) if fn is not None else None
         parent = index.parent(node)
         where = (node.lineno, node.col_offset)
@@ -118,23 +228,40 @@ def _extract(index: NodeIndex) -> Hashable:
                 events.append((where, Event(scope, node.id, "create", terms.expr(value))))
             else:
                 events.append((where, Event(scope, node.id, "touch")))
-        elif id(node) in load_sites:
+        elif id(node) in sites:
             call = index.parent(parent) if parent is not None else None
             path = call.args[0] if isinstance(call, ast.Call) and call.args else None
             if isinstance(call, ast.Call) and path is None:
                 path = next((k.value for k in call.keywords if k.arg == "filepath"), None)
             term = terms.expr(path) if path is not None else None
-            events.append((where, Event(scope, node.id, "load", term, load_sites[id(node)])))
+            events.append((where, Event(scope, node.id, "load", term, sites[id(node)])))
         elif _builds(node, parent, index):
             events.append((where, Event(scope, node.id, "touch")))
-    events.sort(key=lambda pair: pair[0])
-    return WeightFacts(tuple(e for _, e in events), builds, touched, touched_later)
+    events.sort(key=_when)
+    return [event for _, event in events]
 
 
-def _touched(index: NodeIndex) -> tuple[frozenset[str], frozenset[str]]:
+def _when(found: tuple[tuple[int, int], Event]) -> tuple[int, int]:
+    return found[0]
+
+
+def _moved(event: Event, sites: int, lines: int) -> Event:
+    """``event`` with its load's site moved by ``sites`` and its lambdas by ``lines``."""
+    site = event.site + sites if event.kind == "load" else event.site
+    scope = lambda_lines(event.scope, lines) if event.scope is not None else None
+    if site == event.site and scope == event.scope:
+        return event
+    return replace(event, site=site, scope=scope)
+
+
+def _touched_in(
+    index: NodeIndex, calls: Sequence[ast.Call], *, in_function: bool = False
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The names ``calls`` may build (``m(x)``, ``m.fit()``, ``f(m)``): in module code (or a
+    class body), and in functions; ``in_function``: every call is in one."""
     here: set[str] = set()
     later: set[str] = set()
-    for call in index.nodes(ast.Call):
+    for call in calls:
         found: list[str] = []
         func = call.func
         if isinstance(func, ast.Name):
@@ -149,7 +276,8 @@ def _touched(index: NodeIndex) -> tuple[frozenset[str], frozenset[str]]:
         found.extend(a.id for a in call.args if isinstance(a, ast.Name))
         found.extend(k.value.id for k in call.keywords if isinstance(k.value, ast.Name))
         if found:
-            (here if index.enclosing_function(call) is None else later).update(found)
+            late = in_function or index.enclosing_function(call) is not None
+            (later if late else here).update(found)
     return frozenset(here), frozenset(later)
 
 
@@ -168,7 +296,8 @@ def _builds(node: ast.Name, parent: ast.AST | None, index: NodeIndex) -> bool:
     return True
 
 
-def _builds_itself(cls: ast.ClassDef) -> bool:
+def _builds_itself(cls: ast.ClassDef, inits: Mapping[FunctionNode, bool]) -> bool:
+    """``inits``: what :func:`_init_builds` found for the ``__init__`` methods with a part."""
     for item in cls.body:
         if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -176,24 +305,29 @@ def _builds_itself(cls: ast.ClassDef) -> bool:
             return True
         if item.name != "__init__":
             continue
-        for node in ast.walk(item):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            if isinstance(func, ast.Name) and func.id == "self":
-                return True
-            if not isinstance(func, ast.Attribute):
-                continue
-            if (
-                func.attr == "build"
-                and isinstance(func.value, ast.Name)
-                and func.value.id == "self"
-            ):
-                return True
-            if func.attr == "__init__" and (
-                node.args or any(k.arg in ("inputs", "outputs") for k in node.keywords)
-            ):
-                return True  # a functional model built in the subclass's __init__
+        known = inits.get(item)
+        if known if known is not None else _init_builds(item):
+            return True
+    return False
+
+
+def _init_builds(item: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """An ``__init__`` that builds the model: ``self(...)``, ``self.build(...)``, or a
+    functional ``super().__init__(inputs, outputs)``."""
+    for node in ast.walk(item):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "self":
+            return True
+        if not isinstance(func, ast.Attribute):
+            continue
+        if func.attr == "build" and isinstance(func.value, ast.Name) and func.value.id == "self":
+            return True
+        if func.attr == "__init__" and (
+            node.args or any(k.arg in ("inputs", "outputs") for k in node.keywords)
+        ):
+            return True  # a functional model built in the subclass's __init__
     return False
 
 
@@ -298,7 +432,8 @@ def _h5_path(model: object, term: Term | None, block: int) -> bool:
     return v.all_of(values, h5)
 
 
-module_fact(FACT, _extract, _combine, reads_values=True)
+# The header of a method runs in the class body: left to ``whole``.
+module_fact(FACT, _extract, _combine, reads_values=True, by_method=ByMethod(_part, _whole))
 
 
 @detector("TFL410")

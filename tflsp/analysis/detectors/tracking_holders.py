@@ -27,8 +27,9 @@ from tflsp.analysis.detectors.tracking_support import (
     within,
 )
 from tflsp.analysis.index import FunctionNode, NodeIndex
+from tflsp.analysis.method_parts import MethodBody, Pieces
 from tflsp.analysis.names import dotted
-from tflsp.analysis.registry import detector, module_fact
+from tflsp.analysis.registry import ByMethod, detector, module_fact
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.summary import ModuleSummary
 
@@ -53,8 +54,28 @@ def _constructor_calls(value: ast.AST) -> Iterator[ast.Call]:
 
 def _extract_holders(index: NodeIndex) -> Hashable:
     """``(class id, attr, callee)`` for ``self.attr = callee(...)`` in methods of any class."""
+    return _holders_in(index, index.nodes(ast.Assign))
+
+
+_Stored = tuple[tuple[str, str, str], ...]
+
+
+def _holders_part(body: MethodBody) -> _Stored:
+    """A method's ``self.attr = callee(...)``: syntax, and the ids of its class and of the
+    classes in it (their names: in the method's text and local ids)."""
+    return _holders_in(body.index, body.nodes(ast.Assign))
+
+
+def _whole_holders(index: NodeIndex, pieces: Pieces[_Stored]) -> _Stored:
     out: list[tuple[str, str, str]] = []
-    for assign in index.nodes(ast.Assign):
+    for piece, run in pieces.cut(index.nodes(ast.Assign)):
+        out.extend(piece.part if piece is not None else _holders_in(index, run))
+    return tuple(out)
+
+
+def _holders_in(index: NodeIndex, assigns: Sequence[ast.Assign]) -> _Stored:
+    out: list[tuple[str, str, str]] = []
+    for assign in assigns:
         fn = index.enclosing_function(assign)
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -102,7 +123,13 @@ def _combine_holders(values: Sequence[Hashable], summary: ModuleSummary) -> Hash
     return frozenset(holders)
 
 
-module_fact(HOLDERS_FACT, _extract_holders, _combine_holders)
+# Assignments are statements: none lies in a header, so a part takes its whole method.
+module_fact(
+    HOLDERS_FACT,
+    _extract_holders,
+    _combine_holders,
+    by_method=ByMethod(_holders_part, _whole_holders, header=True),
+)
 
 
 def holder_classes(summary: ModuleSummary) -> frozenset[str]:

@@ -937,7 +937,7 @@ def plan_methods(sem: BlockSemantics, text: str) -> MethodPlan | None:
         if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or stmt not in flow.scopes:
             continue
         first = stmt.decorator_list[0].lineno if stmt.decorator_list else stmt.lineno
-        head, start = (first, 0), _position(stmt.body[0])
+        head, start = (first, 0), _first_position(stmt.body[0])
         end = (stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0)
         low = bisect_left(positions, head)
         ids = tuple(local for _, local in scoped[low : bisect_right(positions, end, lo=low)])
@@ -946,6 +946,13 @@ def plan_methods(sem: BlockSemantics, text: str) -> MethodPlan | None:
         members.append(Method(key, head, start, end, count))
         nodes.append(stmt)
     return MethodPlan(cls, members, nodes)
+
+
+def _first_position(stmt: ast.stmt) -> Position:
+    """Where a statement's first node lies: a decorated def or class starts at its first
+    decorator (its own position is its ``def`` line), which runs where the def is."""
+    decorators = getattr(stmt, "decorator_list", None)
+    return _position(decorators[0]) if decorators else _position(stmt)
 
 
 def _line_starts(text: str) -> list[int]:

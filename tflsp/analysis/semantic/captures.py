@@ -20,6 +20,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import compress
 
 from tflsp.analysis.semantic import values as v
 from tflsp.analysis.semantic.evaluate import BlockParts
@@ -114,7 +115,9 @@ def eager_switches(
     parts = model.evaluator.block_parts(
         "eager-switches", partial(_block_switches, model), (), previous
     )
-    switches = [(block, on) for block, found in enumerate(parts.parts) for on in found]
+    # Most blocks switch nothing: only the few that do are looked at.
+    found_in = compress(range(len(parts.parts)), parts.parts)
+    switches = [(block, on) for block in found_in for on in parts.parts[block]]
     out: dict[object, bool] = {}
     for i, (block, on) in enumerate(switches):
         if on:

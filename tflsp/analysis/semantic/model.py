@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import attrgetter, is_not
 
 from tflsp.analysis.names import BUILTIN_NAMES, canonical
 from tflsp.analysis.semantic import values as v
@@ -66,6 +68,7 @@ class ModuleModel:
         if imported is not None:
             self.api = ChainedApi(imported, self.api)
         self.evaluator: Evaluator
+        self._lazy: frozenset[tuple[str, str]] | None = None  # see lazy_global_writers
         # The module's structure: which blocks define which top-level functions and classes
         # (their ids), and star imports.  Each module name's shape: which blocks bind it and
         # how.  An answer holds while the structure, the shapes of the names it looked up and
@@ -79,6 +82,8 @@ class ModuleModel:
             and all(_structure(previous.blocks[k]) == _structure(self.blocks[k]) for k in edited)
         ):
             names = self._patch(previous, edited)
+            if all(previous.blocks[k].lazy_globals == self.blocks[k].lazy_globals for k in edited):
+                self._lazy = previous._lazy  # the same writers, with the same ids
             # What a caller reusing something computed from ``previous`` must recheck: the
             # edited blocks and the module names they bind (before or after the edit).
             self.edited: tuple[frozenset[int], frozenset[str]] | None = (
@@ -300,11 +305,14 @@ class ModuleModel:
     def lazy_global_writers(self) -> frozenset[tuple[str, str]]:
         """``(name, writer id)`` of ``global`` writers that only create the name once, while
         it is unset (``if X is None: X = ...``)."""
-        return frozenset(
-            (name, self.gid(k, writer))
-            for k, facts in enumerate(self.blocks)
-            for name, writer in facts.lazy_globals
-        )
+        if self._lazy is None:
+            blocks = self.blocks
+            self._lazy = frozenset(
+                (name, self.gid(k, writer))
+                for k in compress(range(len(blocks)), map(_LAZY_GLOBALS, blocks))
+                for name, writer in blocks[k].lazy_globals
+            )
+        return self._lazy
 
     def local_bases(self, class_gid: str) -> list[str]:
         entry = self.classes.get(class_gid)
@@ -465,15 +473,17 @@ def _tops(facts: SemanticFacts) -> set[str]:
     }
 
 
+_LAZY_GLOBALS = attrgetter("lazy_globals")
+
+
 def _edited(previous: ModuleModel, model: ModuleModel) -> list[int] | None:
     """The blocks whose facts changed, when the blocks are the same ones (same identities)."""
     if previous.keys != model.keys:
         return None
-    return [
-        k
-        for k, (old, new) in enumerate(zip(previous.blocks, model.blocks, strict=True))
-        if old is not new and old != new
-    ]
+    before, now = previous.blocks, model.blocks
+    # Typing replaces one block's facts of thousands: the others are the very same objects,
+    # skipped without a Python-level loop.
+    return [k for k in compress(range(len(now)), map(is_not, before, now)) if before[k] != now[k]]
 
 
 def _structure(facts: SemanticFacts) -> tuple[object, ...]:
