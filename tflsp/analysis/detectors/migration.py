@@ -54,12 +54,6 @@ def _is_tensorflow(target: str) -> bool:
     return target == "tensorflow" or target.startswith(TF_PREFIX)
 
 
-def chain_root(node: ast.expr) -> ast.expr:
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return node
-
-
 def is_outermost(ctx: BlockContext, node: ast.Attribute) -> bool:
     parent = ctx.index.parent(node)
     return not (isinstance(parent, ast.Attribute) and parent.value is node)

@@ -158,7 +158,7 @@ def _module_values(ctx: BlockContext) -> tuple[dict[str, int], frozenset[str]]:
 
 
 def _module_symbolic(ctx: BlockContext) -> frozenset[str]:
-    """The top-level names holding symbolic tensors (the flavours left as they are)."""
+    """The module's top-level names that hold symbolic tensors."""
     value = ctx.summary.extra.get(KERAS_VALUES)
     return value[1] if isinstance(value, tuple) else frozenset()
 
