@@ -546,7 +546,12 @@ def main() -> None:
                 print(
                     f"  {name:<10}{ms(result['open']):>7}ms{result['open'] * 1000 / parse_ms:>7.1f}x"
                     f"{ms(result['reopen']):>8}ms"
-                    f"{statistics.median(hovers) * 1000:>9.2f}ms{pct(hovers, 0.95) * 1000:>6.2f}ms"
+                    # (a tiny generated module has nothing to hover)
+                    + (
+                        f"{statistics.median(hovers) * 1000:>9.2f}ms{pct(hovers, 0.95) * 1000:>6.2f}ms"
+                        if hovers
+                        else f"{'-':>11}{'-':>8}"
+                    )
                     + "".join(
                         f"{ms(statistics.median(result['edits'][p.name])):>13}ms"
                         f"{ms(pct(result['edits'][p.name], 0.95)):>6}ms"
@@ -561,7 +566,11 @@ def main() -> None:
                     f"  typing p95 tflsp / ruff server: {pct(ours, 0.95) / pct(theirs, 0.95):.2f}x "
                     f"(target <= 1); open tflsp / ast.parse: "
                     f"{results['tflsp']['open'] * 1000 / parse_ms:.1f}x (target <= 3); "
-                    f"hover p95 {pct(results['tflsp']['hover'], 0.95) * 1000:.2f} ms (target <= 2)"
+                    + (
+                        f"hover p95 {pct(results['tflsp']['hover'], 0.95) * 1000:.2f} ms (target <= 2)"
+                        if results["tflsp"]["hover"]
+                        else "no hover spot"
+                    )
                 )
             replay = replay_in_process(source, places)
             raw["replay"][label] = replay
