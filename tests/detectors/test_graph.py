@@ -422,6 +422,29 @@ def test_tfl105_eager_code_tf_random_and_py_function_are_silent() -> None:
     assert found(source, "TFL105") == []
 
 
+def test_tfl105_imports_inside_the_function_are_followed() -> None:
+    # The block's own imports bind the names too; one of them does not make every other call
+    # of the block a candidate (``np`` below is the module's numpy, ``os`` the function's).
+    source = """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def step(x):
+            import os
+            import random as rnd
+            from numpy.random import normal
+            os.getcwd()
+            return x + rnd.random() + normal() + np.random.uniform()
+
+        @tf.function
+        def other(x):
+            from os import path as random
+            return random.join("a", "b")
+    """
+    assert found(source, "TFL105") == [11, 11, 11]
+
+
 # -- TFL106 retracing ----------------------------------------------------------------------
 def test_tfl106_python_numbers_from_loops() -> None:
     source = """

@@ -12,6 +12,7 @@ import ast
 from dataclasses import dataclass, field
 
 from tflsp.analysis.context import BlockContext
+from tflsp.analysis.names import import_bindings
 from tflsp.analysis.semantic import values as v
 
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -178,8 +179,8 @@ def last_name(func: ast.expr) -> str | None:
 def may_come_from(ctx: BlockContext, func: ast.expr, modules: tuple[str, ...]) -> bool:
     """Could ``func`` resolve into one of ``modules`` (top-level names)?  Cheaper than resolve().
 
-    Looks at the module-level import that binds the root name; a block with imports of its
-    own (function-local imports) always answers True.
+    Looks at the module-level import that binds the root name, then at the block's own
+    imports (function-local ones) that bind it; a star import in the block answers True.
     """
     root = func
     while isinstance(root, ast.Attribute):
@@ -189,7 +190,34 @@ def may_come_from(ctx: BlockContext, func: ast.expr, modules: tuple[str, ...]) -
     target = ctx.summary.imports.get(root.id)
     if target is not None:
         return target.partition(".")[0] in modules
-    return bool(ctx.index.nodes(ast.Import) or ctx.index.nodes(ast.ImportFrom))
+    own = _own_imports(ctx)
+    if own is None:
+        return True
+    return any(t.partition(".")[0] in modules for t in own.get(root.id, ()))
+
+
+def _own_imports(ctx: BlockContext) -> dict[str, list[str]] | None:
+    """The names the block's own imports bind, with their targets; None after a star import.
+
+    (A class with a few local imports would otherwise send every call of the class through
+    ``resolve``: 1.5 ms a keystroke in a 400-line class.)"""
+    memo = ctx.index.memo
+    if "own_imports" not in memo:
+        memo["own_imports"] = _bindings_of(
+            [*ctx.index.nodes(ast.Import), *ctx.index.nodes(ast.ImportFrom)]
+        )
+    found: dict[str, list[str]] | None = memo["own_imports"]
+    return found
+
+
+def _bindings_of(imports: list[ast.Import | ast.ImportFrom]) -> dict[str, list[str]] | None:
+    found: dict[str, list[str]] = {}
+    for node in imports:
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return None
+        for name, target in import_bindings(node):
+            found.setdefault(name, []).append(target)
+    return found
 
 
 # -- values --------------------------------------------------------------------------------
