@@ -14,12 +14,14 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
 from tflsp.analysis.blocks import Chunk, Split, lexical_extent, resplit
 from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
 from tflsp.analysis.generations import Generations
+from tflsp.analysis.graft import graft_method
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.parsing import ParsedBlock, SyntaxProblem, parse_block, try_parse
 from tflsp.analysis.registry import ModuleFact
@@ -118,6 +120,10 @@ class Edit:
     replaced: list[BlockView]
 
 
+def _no_graft(text: str) -> None:
+    return None
+
+
 def _release_unless_live(live: dict[int, int], analysis: BlockAnalysis) -> None:
     """Out of the block cache: released unless a view holds it."""
     if id(analysis) not in live:
@@ -196,12 +202,15 @@ class Cutter:
         cut: list[BlockView] = []
         cut_firsts: list[int] = []
         i = firsts[start] if start < n_old else 0
+        # One block edited in place: its last version may spare parsing all of it again.
+        previous = views[start].analysis if kept == start + 1 else None
         while i < len(chunks):
             while kept < n_old and firsts[kept] + chunk_shift < i:
                 kept += 1  # swallowed by a merge that ran into the kept stretch
             if kept < n_old and firsts[kept] + chunk_shift == i:
                 break
-            view, taken = self._view_at(chunks, i)
+            view, taken = self._view_at(chunks, i, previous)
+            previous = None
             cut.append(view)
             cut_firsts.append(i)
             i += taken
@@ -278,19 +287,28 @@ class Cutter:
         elif cached is not analysis and self._owner:
             analysis.release()
 
-    def _block(self, text: str) -> BlockAnalysis:
+    def _block(self, text: str, previous: BlockAnalysis | None = None) -> BlockAnalysis:
+        """The block of ``text``; ``previous`` is the version the edit changed, when known: its
+        tree spares parsing the whole of a class typed into (see :mod:`tflsp.analysis.graft`)."""
         cached = self._blocks.get(text)
         if cached is not None:
             return cached
+        graft: Callable[[str], ast.Module | None] = _no_graft
+        if previous is not None and previous.parsed.tree is not None:
+            # (a half-typed version's tree is that of its recovered text)
+            graft = partial(
+                graft_method, previous.parsed.tree, previous.parsed.recovered or previous.text
+            )
         donors = self._recoveries
         donor: BlockAnalysis | None = None
 
         def known(recovered: str) -> ast.Module | None:
             nonlocal donor
             donor = donors.get(recovered)
-            return donor.parsed.tree if donor is not None else None
+            return donor.parsed.tree if donor is not None else graft(recovered)
 
-        parsed = parse_block(text, known)
+        grafted = graft(text)
+        parsed = ParsedBlock(grafted, None) if grafted is not None else parse_block(text, known)
         module_facts = self._module_facts
         if donor is not None and parsed.tree is donor.parsed.tree:
             # The same recovered text as an earlier version of the line being typed: its tree
@@ -311,10 +329,12 @@ class Cutter:
         self._blocks.put(text, analysis)
         return analysis
 
-    def _view_at(self, chunks: list[Chunk], i: int) -> tuple[BlockView, int]:
+    def _view_at(
+        self, chunks: list[Chunk], i: int, previous: BlockAnalysis | None = None
+    ) -> tuple[BlockView, int]:
         """The view starting at candidate ``i``, and how many candidates it takes."""
         chunk = chunks[i]
-        analysis = self._block(chunk.text)
+        analysis = self._block(chunk.text, previous)
         error = analysis.parsed.error
         if (
             error is not None
