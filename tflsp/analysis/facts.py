@@ -108,8 +108,15 @@ def semantics_of(index: NodeIndex) -> BlockSemantics:
     """The block's flow, terms and semantic facts, built once per block (cached on its index)."""
     found = index.memo.get("semantics")
     if found is None:
-        found = index.memo["semantics"] = BlockSemantics(index)
+        # A tree grafted from the block's last version walks only the methods it changed.
+        donor = index.memo.pop(FLOW_DONOR, None)
+        found = index.memo["semantics"] = BlockSemantics(index, donor)
     return found
+
+
+# The memo key under which a grafted block's index holds its last version's flow until its own
+# is built (see ``tflsp.analysis.graft``).
+FLOW_DONOR = "flow donor"
 
 
 def decorator_text(node: ast.expr) -> str | None:

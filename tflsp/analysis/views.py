@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from tflsp.analysis.blocks import Chunk, Split, lexical_extent, resplit
-from tflsp.analysis.facts import EMPTY_FACTS, BlockFacts, extract_facts
+from tflsp.analysis.facts import EMPTY_FACTS, FLOW_DONOR, BlockFacts, extract_facts
 from tflsp.analysis.generations import Generations
 from tflsp.analysis.graft import graft_method
 from tflsp.analysis.index import NodeIndex
@@ -294,11 +294,17 @@ class Cutter:
         if cached is not None:
             return cached
         graft: Callable[[str], ast.Module | None] = _no_graft
+        grafts: list[ast.Module] = []
         if previous is not None and previous.parsed.tree is not None:
             # (a half-typed version's tree is that of its recovered text)
-            graft = partial(
-                graft_method, previous.parsed.tree, previous.parsed.recovered or previous.text
-            )
+            source = previous.parsed.recovered or previous.text
+
+            def graft(text: str, old: ast.Module = previous.parsed.tree) -> ast.Module | None:
+                tree = graft_method(old, source, text)
+                if tree is not None:
+                    grafts.append(tree)
+                return tree
+
         donors = self._recoveries
         donor: BlockAnalysis | None = None
 
@@ -326,6 +332,12 @@ class Cutter:
             if parsed.recovered is not None and index is not None:
                 analysis._sharers = [1]
                 donors.put(parsed.recovered, analysis)
+        if grafts and analysis.index is not None and analysis.index.tree is grafts[-1]:
+            # The methods the grafted tree shares with the last version were walked then.
+            assert previous is not None and previous.index is not None
+            semantics = previous.index.memo.get("semantics")
+            if semantics is not None:
+                analysis.index.memo[FLOW_DONOR] = semantics.flow
         self._blocks.put(text, analysis)
         return analysis
 

@@ -138,8 +138,8 @@ class MethodSem:
 class BlockSemantics:
     """A block's flow, terms and facts (built once per block text)."""
 
-    def __init__(self, index: NodeIndex) -> None:
-        self.flow = BlockFlow(index)
+    def __init__(self, index: NodeIndex, donor: BlockFlow | None = None) -> None:
+        self.flow = BlockFlow(index, donor)
         self.terms = TermBuilder(self.flow)
         self._facts: SemanticFacts | None = None
         self._mentions: Mentions = ()

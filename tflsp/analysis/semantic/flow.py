@@ -19,6 +19,7 @@ Everything here is computed from the block's own tree and cached with it.
 from __future__ import annotations
 
 import ast
+import copy
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -62,11 +63,29 @@ class Scope:
         self.bindings.setdefault(name, []).append(node)
 
 
+@dataclass(frozen=True, slots=True)
+class _MemberFlow:
+    """What walking one method of a block's class added to the flow, in order.  A method's
+    walk reads nothing outside its own subtree (a function reads enclosing names when it
+    runs, as ``outer``), so the same method node walked again would add the same."""
+
+    ids: tuple[str, ...]  # the local ids of its scopes, which its scopes carry
+    uses: list[tuple[ast.Name, Reach]]
+    before: list[tuple[ast.AST, Reach]]
+    scopes: list[tuple[ast.AST, Scope]]
+
+
 class BlockFlow:
     """Reaching definitions for every name use of one block."""
 
-    def __init__(self, index: NodeIndex) -> None:
+    def __init__(self, index: NodeIndex, donor: BlockFlow | None = None) -> None:
+        """``donor``: the flow of the block's last version, whose tree shares the methods the
+        edit left alone with this one (see :mod:`tflsp.analysis.graft`): what its walk found
+        in them is taken instead of walking them again."""
         self._index = weakref.ref(index)
+        # The methods of the block's class, each with what walking it added (see _MemberFlow).
+        self.members: dict[ast.AST, _MemberFlow] = {}
+        self._donor = donor.members if donor is not None else None
         self.uses: dict[ast.Name, Reach] = {}
         # ``x += 1``: what ``x`` held just before (the target node is a Store).
         self.before: dict[ast.AST, Reach] = {}
@@ -77,6 +96,9 @@ class BlockFlow:
         self.exports: dict[str, tuple[tuple[ast.AST, ...], bool]] = {}
         # ``global x`` then ``x = ...`` inside functions: module names written at any time.
         self.global_writes: dict[str, list[ast.AST]] = {}
+        body = index.tree.body
+        # A block that is one class: its methods' walks are kept for its next version.
+        self.top_class = body[0] if len(body) == 1 and isinstance(body[0], ast.ClassDef) else None
         self.module = Scope(index.tree, "module", None)
         self._assign_ids()
         self.scopes[index.tree] = self.module
@@ -86,6 +108,7 @@ class BlockFlow:
         walker = _Walker(self, self.module)
         end = walker.body(index.tree.body, {})
         walker.finish()
+        self._donor = None  # (the last version's flow is not kept alive by this one)
         if end is None:
             end = {}
         for name, defs in end.items():
@@ -638,25 +661,75 @@ class _Walker:
     # -- nested functions -------------------------------------------------------------------
     def finish(self) -> None:
         """Walk the functions and lambdas this scope defined (they run later, on a call)."""
+        members = self.scope.node is self.flow.top_class  # (see BlockFlow.members)
         while self.pending:
             fn = self.pending.pop(0)
-            scope = Scope(fn, "function", self.scope, self.flow.local_ids.get(fn, ""))
-            self.flow.scopes[fn] = scope
-            args = fn.args  # type: ignore[attr-defined]
-            params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
-            params.extend(p for p in (args.vararg, args.kwarg) if p is not None)
-            scope.locals.update(p.arg for p in params)
-            _prepare(scope, self.flow.prepared)
-            env: Env = {}
-            for param in params:
-                scope.add_binding(param.arg, param)
-                env[param.arg] = frozenset((param,))
-            walker = _Walker(self.flow, scope, None, self)
-            if isinstance(fn, ast.Lambda):
-                walker.expr(fn.body, env)
+            if members:
+                self._member(fn)
             else:
-                walker.body(fn.body, env)  # type: ignore[attr-defined]
-            walker.finish()
+                self._function(fn)
+
+    def _member(self, fn: ast.AST) -> None:
+        """Walk a method of the block's class, or take what the last version's walk of the
+        same node found; either way, remember it for the next version."""
+        flow = self.flow
+        donor = flow._donor
+        kept = donor.get(fn) if donor is not None else None
+        if kept is not None and kept.ids == tuple(
+            flow.local_ids.get(n, "") for n, _ in kept.scopes
+        ):
+            flow.uses.update(kept.uses)
+            flow.before.update(kept.before)
+            copies: dict[int, Scope] = {}
+            taken: list[tuple[ast.AST, Scope]] = []
+            for node, old in kept.scopes:
+                # The method's scopes, hung under this class scope: the last version's would
+                # keep its class, and through its bindings its tree, alive.
+                new = copy.copy(old)
+                new.parent = copies.get(id(old.parent), self.scope)
+                copies[id(old)] = flow.scopes[node] = new
+                taken.append((node, new))
+            flow.members[fn] = _MemberFlow(kept.ids, kept.uses, kept.before, taken)
+            return
+        # The walk writes into empty tables (it reads none of them), so what it added is
+        # known without a scan; its keys are the method's own nodes, new to the flow.
+        uses, before, scopes = flow.uses, flow.before, flow.scopes
+        flow.uses, flow.before, flow.scopes = {}, {}, {}
+        writes = sum(map(len, flow.global_writes.values()))
+        try:
+            self._function(fn)
+        finally:
+            own = _MemberFlow(
+                tuple(flow.local_ids.get(n, "") for n in flow.scopes),
+                list(flow.uses.items()),
+                list(flow.before.items()),
+                list(flow.scopes.items()),
+            )
+            uses.update(flow.uses)
+            before.update(flow.before)
+            scopes.update(flow.scopes)
+            flow.uses, flow.before, flow.scopes = uses, before, scopes
+        if sum(map(len, flow.global_writes.values())) == writes:
+            flow.members[fn] = own  # (``global`` writes are not recorded: walked each time)
+
+    def _function(self, fn: ast.AST) -> None:
+        scope = Scope(fn, "function", self.scope, self.flow.local_ids.get(fn, ""))
+        self.flow.scopes[fn] = scope
+        args = fn.args  # type: ignore[attr-defined]
+        params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        params.extend(p for p in (args.vararg, args.kwarg) if p is not None)
+        scope.locals.update(p.arg for p in params)
+        _prepare(scope, self.flow.prepared)
+        env: Env = {}
+        for param in params:
+            scope.add_binding(param.arg, param)
+            env[param.arg] = frozenset((param,))
+        walker = _Walker(self.flow, scope, None, self)
+        if isinstance(fn, ast.Lambda):
+            walker.expr(fn.body, env)
+        else:
+            walker.body(fn.body, env)  # type: ignore[attr-defined]
+        walker.finish()
 
 
 def _join(walker: _Walker, *envs: Env | None) -> Env | None:
