@@ -197,10 +197,9 @@ def _classes(source: str) -> list[str]:
     return out
 
 
-def test_real_classes_edited_line_by_line() -> None:
-    """Classes nobody here wrote: tabs, continuation lines, strings in column 0, decorators."""
+def real_classes(rng: random.Random) -> list[str]:
+    """The classes with methods of 120 files of ``../shared/corpus`` (or a skip)."""
     files = sorted(shared_dir("corpus").rglob("*.py"))
-    rng = random.Random(11)
     classes = []
     for path in rng.sample(files, 120):
         try:
@@ -208,6 +207,13 @@ def test_real_classes_edited_line_by_line() -> None:
         except SyntaxError:
             continue
     assert len(classes) > 30
+    return classes
+
+
+def test_real_classes_edited_line_by_line() -> None:
+    """Classes nobody here wrote: tabs, continuation lines, strings in column 0, decorators."""
+    rng = random.Random(11)
+    classes = real_classes(rng)
     grafted = tried = 0
     for text in rng.sample(classes, 30):
         for new_text in line_edits(text, rng):

@@ -12,8 +12,7 @@ import ast
 import random
 from typing import Any
 
-from tests.analysis.test_graft import CLASS, _classes, _parse, line_edits
-from tests.helpers import shared_dir
+from tests.analysis.test_graft import CLASS, _parse, line_edits, real_classes
 from tflsp.analysis.graft import graft_method
 from tflsp.analysis.index import NodeIndex
 from tflsp.analysis.semantic import flow as flow_module
@@ -136,16 +135,9 @@ def test_a_method_is_taken_only_under_the_same_local_ids() -> None:
 
 
 def test_real_classes() -> None:
-    files = sorted(shared_dir("corpus").rglob("*.py"))
     rng = random.Random(5)
-    classes = []
-    for path in rng.sample(files, 120):
-        try:
-            classes.extend(_classes(path.read_text(encoding="utf-8", errors="replace")))
-        except SyntaxError:
-            continue
     grafted = 0
-    for text in rng.sample(classes, min(20, len(classes))):
+    for text in rng.sample(real_classes(rng), 20):
         for new_text in line_edits(text, rng):
             grafted += new_text != text and check(text, new_text, []) is not None
     assert grafted > 50
