@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.analysis.test_method_facts import parses as _parses_alone
 from tests.helpers import analyzer, shared_dir
 from tests.test_incremental_engine import signature
 from tflsp.analysis import views
@@ -275,11 +276,3 @@ def test_typing_in_a_method_does_not_parse_the_class_again() -> None:
     assert [b for b in counts["graft"] if b in blocks] == [b for b in blocks if _parses_alone(b)]
     assert len([b for b in counts["graft"] if b not in blocks]) == 2  # "z =", "z = print("
     assert any(d[0] == "TFL101" for d in fresh[-1])  # the last state has a finding (print)
-
-
-def _parses_alone(text: str) -> bool:
-    try:
-        ast.parse(text)
-    except SyntaxError:
-        return False
-    return True
